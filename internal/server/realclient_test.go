@@ -1,0 +1,80 @@
+package server
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// serverCommand is the command the real clients drive. It is a stand-in
+// with the real command's main until cmd/colophon-mcp serves through this
+// package; then it becomes "colophon/cmd/colophon-mcp" and the stand-in
+// goes.
+const serverCommand = "colophon/internal/server/testdata/colophon-mcp"
+
+// clientsDir holds the Node test and the npm packages it pins.
+var clientsDir = filepath.Join("..", "..", "test", "clients")
+
+// TestRealClients builds the server and has the MCP TypeScript SDK, from
+// npm, drive it over stdio in both eras: @modelcontextprotocol/sdk opening
+// with initialize in 2025-11-25 and in 2025-06-18, and
+// @modelcontextprotocol/client pinned to 2026-07-28 (test/clients).
+//
+// It needs node, and the packages installed by npm ci in test/clients.
+// Under CI=true, where they are promised, it fails without them; anywhere
+// else it is skipped, saying what is missing.
+func TestRealClients(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		unavailable(t, "node is not on PATH")
+	}
+	for _, pkg := range []string{"sdk", "client"} {
+		p := filepath.Join(clientsDir, "node_modules", "@modelcontextprotocol", pkg, "package.json")
+		if _, err := os.Stat(p); err != nil {
+			unavailable(t, "@modelcontextprotocol/"+pkg+" is not installed: run npm ci in test/clients")
+		}
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("go is not on PATH to build the server: %v", err)
+	}
+
+	// The build's name, set as make sets it, so that the clients can be
+	// held to it exactly.
+	const commit = "0123456789abcdef0123456789abcdef01234567"
+	bin := filepath.Join(t.TempDir(), "colophon-mcp")
+	build := exec.Command(goTool, "build", "-o", bin,
+		"-ldflags", "-X colophon/internal/build.mcp="+commit+".dirty -X colophon/internal/build.emulator="+commit,
+		serverCommand)
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building %s: %v\n%s", serverCommand, err, out)
+	}
+	version, err := exec.Command(bin, "--version").Output()
+	if err != nil {
+		t.Fatalf("%s --version: %v", bin, err)
+	}
+	if got := strings.TrimSpace(string(version)); got != testBuild {
+		t.Fatalf("the server built names itself %s, want %s", got, testBuild)
+	}
+
+	cmd := exec.Command(node, "--test", "--test-reporter=spec", "stdio.test.mjs")
+	cmd.Dir = clientsDir
+	cmd.Env = append(os.Environ(), "COLOPHON_MCP="+bin, "COLOPHON_MCP_BUILD="+testBuild)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("node --test stdio.test.mjs in test/clients: %v\n%s", err, out)
+	}
+	t.Logf("node --test stdio.test.mjs:\n%s", out)
+}
+
+// unavailable fails the test under CI=true, where everything it needs is
+// promised, and skips it with the reason anywhere else.
+func unavailable(t *testing.T, why string) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("%s (CI=true, so the real clients must run)", why)
+	}
+	t.Skipf("%s; the real-client test needs it", why)
+}

@@ -1,0 +1,131 @@
+// Package server is colophon-mcp's protocol layer: the Model Context Protocol
+// server, built on the official Go SDK, that an agent's client speaks to over
+// standard input and output.
+//
+// The SDK does most of the protocol. This package adds what the spec asks
+// beyond it:
+//
+//   - the protocol revisions exactly as "What it answers" has them, by a
+//     wrapper around the SDK's connection (revision.go), which also answers
+//     every request made before the client's input ends;
+//   - the build's name in the _meta of the answers to server/discover,
+//     tools/list and tools/call, and nowhere else but serverInfo ("The name of
+//     the build");
+//   - the instructions an agent reads first (instructions.go);
+//   - a seam for the tools, which checks arguments so that a wrong kind is
+//     refused with its name and missing ones are listed (tool.go).
+//
+// Each tool is a thin adapter: decode its arguments, ask the host, encode
+// the answer.
+package server
+
+import (
+	"context"
+	"errors"
+
+	"colophon/internal/build"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Name is the name the server gives itself, in serverInfo and beside the
+// build in the _meta of its answers.
+const Name = "colophon-mcp"
+
+// Options configure a Server.
+type Options struct {
+	// Build is the build's name, 0.0.0+mcp.<commit>.emulator.<commit> as
+	// "The name of the build" gives it. Empty means build.Name(), this
+	// program's own.
+	Build string
+
+	// Machines lists the machines standing, for machine_list, in the order
+	// the host keeps them. Nil means there is no host behind the server yet:
+	// nothing can stand a machine up, so none stands.
+	Machines func(context.Context) ([]MachineSummary, error)
+}
+
+// A Server is one colophon-mcp server. It serves one client at a time.
+type Server struct {
+	impl    *mcp.Implementation
+	mcp     *mcp.Server
+	opts    Options
+	serving chan struct{} // holds a token while a client is served
+}
+
+// New builds a server with its tools.
+func New(opts Options) *Server {
+	if opts.Build == "" {
+		opts.Build = build.Name()
+	}
+	impl := &mcp.Implementation{Name: Name, Title: "Colophon", Version: opts.Build}
+	s := &Server{
+		impl: impl,
+		opts: opts,
+		mcp: mcp.NewServer(impl, &mcp.ServerOptions{
+			Instructions: Instructions,
+			// The revisions the spec's "What it answers" names, newest
+			// first. The SDK then answers an initialize that asks for any
+			// other, 2025-03-26 say, in 2025-11-25, as the spec asks.
+			SupportedProtocolVersions: revisions,
+			// The tool list is fixed before a client connects, and the
+			// server logs nothing to the client.
+			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+			// No session IDs over stdio, and none random anywhere: answers
+			// hold no random IDs.
+			GetSessionID: func() string { return "" },
+		}),
+		serving: make(chan struct{}, 1),
+	}
+	s.mcp.AddReceivingMiddleware(s.nameTheBuild)
+	s.addTools()
+	return s
+}
+
+// ErrBusy is returned by Serve while another client is being served.
+var ErrBusy = errors.New("colophon-mcp serves one client at a time, and one is connected")
+
+// Serve speaks to one client over t until the client goes or ctx is done.
+// Every request passes the revision rules of "What it answers" first (see
+// revision.go).
+func (s *Server) Serve(ctx context.Context, t mcp.Transport) error {
+	select {
+	case s.serving <- struct{}{}:
+		defer func() { <-s.serving }()
+	default:
+		return ErrBusy
+	}
+	return s.mcp.Run(ctx, &revisionTransport{inner: t})
+}
+
+// namesTheBuild reports whether the answer to method carries the server's
+// name and the build's in its _meta. The spec ("The name of the build")
+// names these three; a ping's answer, an error and the SDK's empty answers
+// for what the server does not offer carry neither.
+func namesTheBuild(method string) bool {
+	switch method {
+	case "server/discover", "tools/list", "tools/call":
+		return true
+	}
+	return false
+}
+
+// nameTheBuild is receiving middleware that puts the server's name and the
+// build's in the _meta of the answers that carry them, in every revision.
+// The SDK does so itself only for 2026-07-28, and there for every answer;
+// the connection takes the name off the others (revision.go).
+func (s *Server) nameTheBuild(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if err != nil || res == nil || !namesTheBuild(method) {
+			return res, err
+		}
+		meta := res.GetMeta()
+		if meta == nil {
+			meta = map[string]any{}
+		}
+		meta[mcp.MetaKeyServerInfo] = s.impl
+		res.SetMeta(meta)
+		return res, nil
+	}
+}

@@ -1,0 +1,214 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"sort"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// typeSchemas gives the schema of a Go type whose JSON is not what its Go
+// kind would say, such as an address that may be given as a number or as
+// &hex. A tool's file adds its types here in an init function; inference
+// uses the entry wherever the type appears.
+var typeSchemas = map[reflect.Type]*jsonschema.Schema{}
+
+// schemaFor infers the JSON schema of T as the SDK infers a tool's, from its
+// fields, their json names and their jsonschema descriptions: a field is
+// required unless it is omitempty or omitzero, and an unknown property is
+// refused. It refuses a schema that names a format anywhere, since no
+// schema may ("What it answers": every format JSON Schema defines is of
+// strings, and a client need not know any other).
+func schemaFor[T any]() (*jsonschema.Schema, error) {
+	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: typeSchemas})
+	if err != nil {
+		return nil, err
+	}
+	data, err := json.Marshal(s)
+	if err != nil {
+		return nil, fmt.Errorf("writing the schema of %v: %w", reflect.TypeFor[T](), err)
+	}
+	var generic any
+	if err := json.Unmarshal(data, &generic); err != nil {
+		return nil, err
+	}
+	var formats []string
+	walkSchemas(generic, "#", func(path string, schema map[string]any) {
+		if _, ok := schema["format"]; ok {
+			formats = append(formats, path)
+		}
+	})
+	if len(formats) > 0 {
+		return nil, fmt.Errorf("the schema of %v names a format at %v; no schema may", reflect.TypeFor[T](), formats)
+	}
+	return s, nil
+}
+
+// walkSchemas calls visit for v and every schema inside it, each with its
+// JSON pointer, where v is a schema decoded into generic JSON. Names under
+// properties and the like are names, not keywords, so a property called
+// "format" is not taken for the keyword.
+func walkSchemas(v any, path string, visit func(path string, schema map[string]any)) {
+	schema, ok := v.(map[string]any)
+	if !ok {
+		return // true and false are schemas with nothing inside
+	}
+	visit(path, schema)
+	keys := make([]string, 0, len(schema))
+	for k := range schema {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys) // visit in one order, for one answer
+	for _, k := range keys {
+		sub := schema[k]
+		at := path + "/" + k
+		switch k {
+		case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas":
+			named, _ := sub.(map[string]any)
+			names := make([]string, 0, len(named))
+			for n := range named {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			for _, n := range names {
+				walkSchemas(named[n], at+"/"+n, visit)
+			}
+		case "allOf", "anyOf", "oneOf", "prefixItems":
+			list, _ := sub.([]any)
+			for i, s := range list {
+				walkSchemas(s, fmt.Sprintf("%s/%d", at, i), visit)
+			}
+		case "items":
+			// An array of schemas in draft 7, one schema since.
+			if list, ok := sub.([]any); ok {
+				for i, s := range list {
+					walkSchemas(s, fmt.Sprintf("%s/%d", at, i), visit)
+				}
+			} else {
+				walkSchemas(sub, at, visit)
+			}
+		case "additionalProperties", "additionalItems", "not", "if", "then", "else", "contains",
+			"propertyNames", "unevaluatedItems", "unevaluatedProperties", "contentSchema":
+			walkSchemas(sub, at, visit)
+		}
+	}
+}
+
+// A handler answers one call of a tool: its arguments, decoded and checked
+// against the schema of In, go in, and its answer comes out, which the
+// client gets as JSON both as structured content and as text. An error is
+// the tool's refusal, which the client gets as the text of an error result.
+type handler[In, Out any] func(ctx context.Context, in In) (Out, error)
+
+// A contentHandler is a handler that also answers content beside the JSON,
+// after it: monitor's picture, say.
+type contentHandler[In, Out any] func(ctx context.Context, in In) (Out, []mcp.Content, error)
+
+// addTool adds a tool to s. Its input and output schemas are inferred from
+// In and Out; t gives its name, title, description and annotations.
+func addTool[In, Out any](s *mcp.Server, t *mcp.Tool, h handler[In, Out]) {
+	addContentTool(s, t, func(ctx context.Context, in In) (Out, []mcp.Content, error) {
+		out, err := h(ctx, in)
+		return out, nil, err
+	})
+}
+
+// addContentTool adds a tool whose answers carry content beside their JSON.
+// It panics if In or Out has no schema a client may be given, since that is
+// a mistake in the server and not in a request.
+func addContentTool[In, Out any](s *mcp.Server, t *mcp.Tool, h contentHandler[In, Out]) {
+	in, err := schemaFor[In]()
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: input: %v", t.Name, err))
+	}
+	if in.Type != "object" {
+		panic(fmt.Sprintf("tool %s: input: arguments are an object, so In must be a struct, not %v", t.Name, reflect.TypeFor[In]()))
+	}
+	resolved, err := in.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: input: %v", t.Name, err))
+	}
+	out, err := schemaFor[Out]()
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: output: %v", t.Name, err))
+	}
+	if out.Type != "object" {
+		panic(fmt.Sprintf("tool %s: output: structured content is an object, so Out must be a struct, not %v", t.Name, reflect.TypeFor[Out]()))
+	}
+
+	tool := *t
+	tool.InputSchema = in
+	tool.OutputSchema = out
+	name := t.Name
+	s.AddTool(&tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var args In
+		if err := decodeArguments(name, in, resolved, req.Params.Arguments, &args); err != nil {
+			return refusal(err), nil
+		}
+		answer, extra, err := h(ctx, args)
+		if err != nil {
+			return refusal(err), nil
+		}
+		data, err := json.Marshal(answer)
+		if err != nil {
+			return nil, fmt.Errorf("tool %s: writing its answer: %w", name, err)
+		}
+		content := append([]mcp.Content{&mcp.TextContent{Text: string(data)}}, extra...)
+		return &mcp.CallToolResult{Content: content, StructuredContent: json.RawMessage(data)}, nil
+	})
+}
+
+// refusal is the answer to a call a tool refuses: an error result, whose
+// text says why, so that the model reads it and can put it right.
+func refusal(err error) *mcp.CallToolResult {
+	res := &mcp.CallToolResult{}
+	res.SetError(err)
+	return res
+}
+
+// decodeArguments checks raw arguments against a tool's input schema and
+// decodes them into in. The checks come first and name every argument at
+// fault (args.go); the SDK's own validation then holds the arguments to
+// whatever of the schema those checks do not cover.
+func decodeArguments(tool string, schema *jsonschema.Schema, resolved *jsonschema.Resolved, raw json.RawMessage, in any) error {
+	if len(bytes.TrimSpace(raw)) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		raw = json.RawMessage("{}")
+	}
+	if err := checkArguments(tool, schema, raw); err != nil {
+		return err
+	}
+	var generic map[string]any
+	if err := json.Unmarshal(raw, &generic); err != nil {
+		return fmt.Errorf("arguments: %w", err)
+	}
+	if err := resolved.Validate(generic); err != nil {
+		return fmt.Errorf("arguments: %w", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(in); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) && typeErr.Field != "" {
+			return fmt.Errorf("argument %q cannot be %s: it must be %s", typeErr.Field, typeErr.Value, kindOfGo(typeErr.Type))
+		}
+		return fmt.Errorf("arguments: %w", err)
+	}
+	return nil
+}
+
+// kindOfGo says in words what JSON a Go type takes.
+func kindOfGo(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return fmt.Sprintf("an integer that fits %d signed bits", t.Bits())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return fmt.Sprintf("an integer from 0 that fits %d bits", t.Bits())
+	}
+	return "JSON of Go type " + t.String()
+}
