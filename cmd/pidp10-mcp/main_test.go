@@ -1,0 +1,351 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// patience bounds every wait, so a broken server fails instead of hanging.
+const patience = 10 * time.Second
+
+func TestParseConfig(t *testing.T) {
+	tests := []struct {
+		name string
+		env  map[string]string
+		args []string
+		want config
+		err  string
+	}{
+		{name: "defaults from the spec",
+			want: config{host: "pidp10.local", port: 10018, httpHost: "127.0.0.1", httpPort: 8010}},
+		{name: "environment",
+			env:  map[string]string{"PIDP10_HOST": "ka10", "PIDP10_PORT": "10020", "PIDP10_MCP_HOST": "::1", "PIDP10_MCP_PORT": "9000"},
+			want: config{host: "ka10", port: 10020, httpHost: "::1", httpPort: 9000}},
+		{name: "flags win over the environment",
+			env:  map[string]string{"PIDP10_HOST": "ka10", "PIDP10_PORT": "10020"},
+			args: []string{"--host", "its", "--port=10030", "--http", "--http-host", "localhost", "--http-port", "0"},
+			want: config{host: "its", port: 10030, http: true, httpHost: "localhost", httpPort: 0}},
+		{name: "bad PIDP10_PORT", env: map[string]string{"PIDP10_PORT": "ten"}, err: `PIDP10_PORT="ten" is not a port number`},
+		{name: "bad PIDP10_MCP_PORT", env: map[string]string{"PIDP10_MCP_PORT": "x"}, err: "PIDP10_MCP_PORT"},
+		{name: "port out of range", args: []string{"--port", "70000"}, err: "--port (PIDP10_PORT) 70000 is outside 1..65535"},
+		{name: "http port out of range", args: []string{"--http-port", "-1"}, err: "--http-port"},
+		{name: "empty host", args: []string{"--host", ""}, err: "--host (PIDP10_HOST) is empty"},
+		{name: "unknown flag", args: []string{"--telnet"}, err: "flag provided but not defined: -telnet"},
+		{name: "stray argument", args: []string{"pidp10.local"}, err: `unexpected argument "pidp10.local"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := parseConfig(tt.args, func(k string) string { return tt.env[k] }, io.Discard)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("error %v, want one containing %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("config %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestLoopbackOrigin(t *testing.T) {
+	tests := []struct {
+		origin string
+		ok     bool
+	}{
+		{"http://127.0.0.1:8010", true},
+		{"http://localhost:8010", true},
+		{"https://localhost", true},
+		{"http://[::1]:8010", true},
+		{"http://127.9.9.9", true},
+		{"http://evil.example", false},
+		{"http://evil.example:8010", false},
+		{"http://10.0.0.1:8010", false},
+		{"null", false},
+		{"file://localhost", false},
+		{"http://localhost.evil.example", false},
+	}
+	for _, tt := range tests {
+		if got := loopbackOrigin(tt.origin); got != tt.ok {
+			t.Errorf("loopbackOrigin(%q) = %v, want %v", tt.origin, got, tt.ok)
+		}
+	}
+}
+
+// buildServer builds this command into a temporary directory.
+func buildServer(t *testing.T) string {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	bin := filepath.Join(t.TempDir(), "pidp10-mcp")
+	out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// lineEnd is the ITS side of a fake terminal line on 127.0.0.1.
+type lineEnd struct {
+	ln    net.Listener
+	conns chan net.Conn
+}
+
+func newLineEnd(t *testing.T) *lineEnd {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &lineEnd{ln: ln, conns: make(chan net.Conn, 4)}
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			l.conns <- c
+		}
+	}()
+	t.Cleanup(func() { ln.Close() })
+	return l
+}
+
+func (l *lineEnd) port() string { return fmt.Sprint(l.ln.Addr().(*net.TCPAddr).Port) }
+
+// answer accepts the server's connection, greets, and echoes one line back
+// followed by DDT's prompt. It returns the connection for the test to watch.
+func (l *lineEnd) answer(t *testing.T) <-chan net.Conn {
+	got := make(chan net.Conn, 1)
+	go func() {
+		select {
+		case c := <-l.conns:
+			t.Cleanup(func() { c.Close() })
+			c.Write([]byte("\xff\xfb\x01\xff\xfb\x03\r\nConnected to the KA-10 simulator\r\n"))
+			r := bufio.NewReader(c)
+			_ = c.SetReadDeadline(time.Now().Add(patience))
+			if typed, err := r.ReadString('\r'); err == nil {
+				c.Write([]byte(typed + "\n*"))
+			}
+			got <- c
+		case <-time.After(patience):
+			close(got)
+		}
+	}()
+	return got
+}
+
+// expectReset checks that the peer's next read ends in a reset: the server
+// closed with SO_LINGER 0, not with a FIN.
+func expectReset(t *testing.T, c net.Conn) {
+	t.Helper()
+	_ = c.SetReadDeadline(time.Now().Add(patience))
+	buf := make([]byte, 256)
+	for {
+		n, err := c.Read(buf)
+		if err == nil {
+			continue // late output, such as an echo
+		}
+		if !errors.Is(err, syscall.ECONNRESET) {
+			t.Errorf("peer's read ended with %d bytes, %v; want a reset (ECONNRESET)", n, err)
+		}
+		return
+	}
+}
+
+func callText(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	if res.IsError {
+		t.Fatalf("%s failed: %s", name, text)
+	}
+	return text
+}
+
+// session opens the line and types one command through cs.
+func session(t *testing.T, cs *mcp.ClientSession, l *lineEnd) net.Conn {
+	t.Helper()
+	peer := l.answer(t)
+	if got := callText(t, cs, "open", nil); !strings.Contains(got, "Connected to the KA-10 simulator") {
+		t.Fatalf("open: %q", got)
+	}
+	if got := callText(t, cs, "send", map[string]any{"input": ":listf", "expect": `\*$`}); !strings.HasPrefix(got, ":listf\n*\n[matched | open 127.0.0.1:") {
+		t.Fatalf("send: %q", got)
+	}
+	c, ok := <-peer
+	if !ok {
+		t.Fatal("the server never connected to the line")
+	}
+	return c
+}
+
+func TestStdioBinaryTearsDownOnEveryExit(t *testing.T) {
+	bin := buildServer(t)
+	for _, ending := range []string{"end of input", "SIGTERM", "SIGHUP"} {
+		t.Run(ending, func(t *testing.T) {
+			l := newLineEnd(t)
+			cmd := exec.Command(bin)
+			cmd.Env = append(os.Environ(), "PIDP10_HOST=127.0.0.1", "PIDP10_PORT="+l.port())
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			transport := &mcp.CommandTransport{Command: cmd, TerminateDuration: 3 * patience}
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "stdio-test", Version: "0"}, nil).Connect(context.Background(), transport, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			peer := session(t, cs, l)
+
+			closed := make(chan error, 1)
+			switch ending {
+			case "end of input":
+				// Closing stdin is the client's way to end a stdio server.
+				go func() { closed <- cs.Close() }()
+			case "SIGTERM":
+				cmd.Process.Signal(syscall.SIGTERM)
+			case "SIGHUP":
+				cmd.Process.Signal(syscall.SIGHUP)
+			}
+			expectReset(t, peer)
+			if ending != "end of input" {
+				go func() { closed <- cs.Close() }()
+			}
+			select {
+			case <-closed:
+			case <-time.After(2 * patience):
+				t.Fatal("the server did not exit")
+			}
+			if code := cmd.ProcessState.ExitCode(); code != 0 {
+				t.Errorf("exit code %d, stderr %q", code, stderr.String())
+			}
+		})
+	}
+}
+
+func TestStreamableHTTP(t *testing.T) {
+	bin := buildServer(t)
+	l := newLineEnd(t)
+	cmd := exec.Command(bin, "--http", "--http-port", "0")
+	cmd.Env = append(os.Environ(), "PIDP10_HOST=127.0.0.1", "PIDP10_PORT="+l.port(), "PIDP10_MCP_HOST=127.0.0.1")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-exited
+	})
+	announced := make(chan string, 1)
+	go func() {
+		r := bufio.NewReader(stderr)
+		first, _ := r.ReadString('\n')
+		announced <- first
+		io.Copy(io.Discard, r)
+		exited <- cmd.Wait()
+	}()
+	var endpoint string
+	select {
+	case first := <-announced:
+		i := strings.Index(first, "http://")
+		if i < 0 {
+			t.Fatalf("server said %q, want its address", first)
+		}
+		endpoint = strings.TrimSpace(first[i:])
+	case <-time.After(patience):
+		t.Fatal("the server did not announce its address")
+	}
+	if !strings.HasPrefix(endpoint, "http://127.0.0.1:") || !strings.HasSuffix(endpoint, "/mcp") {
+		t.Fatalf("endpoint %q, want loopback .../mcp", endpoint)
+	}
+
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "http-test", Version: "0"}, nil).Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: endpoint}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	peer := session(t, cs, l)
+
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"0"}}}`
+	post := func(header, value string) int {
+		req, _ := http.NewRequest("POST", endpoint, strings.NewReader(initialize))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if header == "Host" {
+			req.Host = value
+		} else if header != "" {
+			req.Header.Set(header, value)
+		}
+		res, err := (&http.Client{Timeout: patience}).Do(req)
+		if err != nil {
+			t.Fatalf("POST with %s %q: %v", header, value, err)
+		}
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		return res.StatusCode
+	}
+	port := endpoint[len("http://127.0.0.1:"):strings.LastIndex(endpoint, "/")]
+	tests := []struct {
+		header, value string
+		want          int
+	}{
+		{"Origin", "http://evil.example", http.StatusForbidden},
+		{"Origin", "http://evil.example:" + port, http.StatusForbidden},
+		{"Host", "evil.example:" + port, http.StatusForbidden}, // DNS rebinding without Origin
+		{"Origin", "http://localhost:" + port, http.StatusOK},
+		{"Origin", "http://127.0.0.1:" + port, http.StatusOK},
+		{"", "", http.StatusOK}, // a client that is not a browser
+	}
+	for _, tt := range tests {
+		if got := post(tt.header, tt.value); got != tt.want {
+			t.Errorf("POST with %s %q: status %d, want %d", tt.header, tt.value, got, tt.want)
+		}
+	}
+
+	// The line survived the rejected requests and other sessions.
+	if got := callText(t, cs, "status", nil); !strings.Contains(got, "connected: yes") {
+		t.Errorf("status: %q", got)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	expectReset(t, peer)
+	select {
+	case err := <-exited:
+		exited <- err
+		if err != nil {
+			t.Errorf("server exit after SIGTERM: %v", err)
+		}
+	case <-time.After(2 * patience):
+		t.Fatal("the server did not exit on SIGTERM")
+	}
+}
