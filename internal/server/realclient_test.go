@@ -8,11 +8,8 @@ import (
 	"testing"
 )
 
-// serverCommand is the command the real clients drive. It is a stand-in
-// with the real command's main until cmd/colophon-mcp serves through this
-// package; then it becomes "colophon/cmd/colophon-mcp" and the stand-in
-// goes.
-const serverCommand = "colophon/internal/server/testdata/colophon-mcp"
+// serverCommand is the command the real clients drive: the product itself.
+const serverCommand = "colophon/cmd/colophon-mcp"
 
 // clientsDir holds the Node test and the npm packages it pins.
 var clientsDir = filepath.Join("..", "..", "test", "clients")
