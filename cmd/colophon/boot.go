@@ -1,0 +1,345 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"colophon/internal/firmware"
+	"colophon/internal/machine"
+	"colophon/internal/machine/spectrum"
+	"colophon/internal/typing"
+)
+
+func init() {
+	register(&command{
+		name:    "boot",
+		args:    "--machine NAME [OPTIONS]",
+		summary: "start a machine from power-on, run it, type at it, and write its picture or snapshot",
+		doc: `boot stands a machine up from power-on with its firmware, runs --frames
+frames, types --type, runs --wait frames more, and then writes what it is asked
+for. A frame is counted as the ticks of a standard frame: 69888 on a Spectrum,
+79872 on a CPC.
+
+` + machineOptionsDoc,
+		run: runBoot,
+	})
+}
+
+// machineOptionsDoc describes the options boot and run share.
+const machineOptionsDoc = `  --machine NAME      the machine to build; there is no default:
+                        spectrum48  Sinclair ZX Spectrum 48K
+                        cpc464, cpc664, cpc6128  the Amstrad CPCs
+  --roms DIR          the firmware directory (default: $COLOPHON_ROMS, else
+                      roms beside the program, else ./roms)
+  --frames N          frames to run before typing (default: the firmware's
+                      start-up wait, 128 on a Spectrum and 78 on a CPC)
+  --type TEXT         type this, each key held 3 frames and let go 3 on a CPC,
+                      6 on a Spectrum; escapes: \n Return/Enter, \t Tab,
+                      \e Esc, \b Del, \\ backslash
+  --wait N            frames to run after typing (default 0)
+  --screenshot F.png  write the monitor's picture here as a paletted PNG
+  --save F.sna        write the machine here as a snapshot
+  A file is written only where no file is.
+
+  A CPC alone takes --sixty-hz, --full-raster, --no-double, --disc and
+  --save-disc.`
+
+// cliMachine is a machine as the command line drives it.
+type cliMachine interface {
+	machine.Machine
+	Snapshot() ([]byte, error)
+}
+
+// A machineKind is a machine --machine names, and how to stand one up: from
+// power-on, or from a snapshot once its firmware is fitted.
+type machineKind struct {
+	name   string
+	frames uint64        // --frames when none is given: the firmware's start-up wait (KEY-19)
+	cpc    bool          // it takes the CPC's own options
+	layout typing.Layout // how --type types at it
+	boot   func(o *runOptions, roms firmware.Loader) (cliMachine, error)
+	load   func(o *runOptions, roms firmware.Loader, snapshot []byte) (cliMachine, error)
+}
+
+// machineKinds lists the machines by name. A CPC's entry has no boot until
+// its machine is built.
+var machineKinds = []*machineKind{
+	{name: spectrum.Name, frames: 128, layout: spectrum.Layout, boot: bootSpectrum, load: loadSpectrum},
+	{name: "cpc464", frames: 78, cpc: true},
+	{name: "cpc664", frames: 78, cpc: true},
+	{name: "cpc6128", frames: 78, cpc: true},
+}
+
+func machineKindNamed(name string) (*machineKind, error) {
+	i := slices.IndexFunc(machineKinds, func(k *machineKind) bool { return k.name == name })
+	if i < 0 {
+		var names []string
+		for _, k := range machineKinds {
+			names = append(names, k.name)
+		}
+		return nil, usage("no machine is called %q; --machine takes %s", name, strings.Join(names, ", "))
+	}
+	k := machineKinds[i]
+	if k.boot == nil {
+		return nil, fmt.Errorf("%s is not built yet in this build; --machine %s is", name, spectrum.Name)
+	}
+	return k, nil
+}
+
+// The Spectrum's firmware is the 48K ROM. The command line takes the first
+// 16K of a longer file, as the emulator's does (spec, "Starting it";
+// firmware.Prefix).
+func bootSpectrum(o *runOptions, roms firmware.Loader) (cliMachine, error) {
+	f, err := roms.Load(firmware.Spectrum48)
+	if err != nil {
+		return nil, err
+	}
+	return spectrum.New(f.Data)
+}
+
+func loadSpectrum(o *runOptions, roms firmware.Loader, snapshot []byte) (cliMachine, error) {
+	f, err := roms.Load(firmware.Spectrum48)
+	if err != nil {
+		return nil, err
+	}
+	return spectrum.Load(f.Data, snapshot)
+}
+
+// runOptions are the options boot and run take.
+type runOptions struct {
+	kind       *machineKind
+	roms       string
+	frames     uint64
+	text       string // unescaped
+	typed      bool   // --type was given
+	wait       uint64
+	screenshot string
+	save       string
+
+	// A CPC's own.
+	sixtyHz, fullRaster, noDouble bool
+	disc, saveDisc                string
+}
+
+// cpcOnly names the options only a CPC takes, and why.
+var cpcOnly = []struct{ flag, why string }{
+	{"sixty-hz", "a CPC's refresh link"},
+	{"full-raster", "a CPC's whole raster"},
+	{"no-double", "a CPC's lines drawn once"},
+	{"disc", "a CPC's disc drive"},
+	{"save-disc", "a CPC's disc drive"},
+}
+
+// parseRunOptions parses the options, with positional arguments allowed
+// among them; it returns the positional ones.
+func parseRunOptions(name string, args []string) (*runOptions, []string, error) {
+	o := &runOptions{}
+	flags := flag.NewFlagSet(name, flag.ContinueOnError)
+	flags.SetOutput(io.Discard)
+	var machineName, frames, wait, text string
+	flags.StringVar(&machineName, "machine", "", "")
+	flags.StringVar(&o.roms, "roms", "", "")
+	flags.StringVar(&frames, "frames", "", "")
+	flags.StringVar(&text, "type", "", "")
+	flags.StringVar(&wait, "wait", "0", "")
+	flags.StringVar(&o.screenshot, "screenshot", "", "")
+	flags.StringVar(&o.save, "save", "", "")
+	flags.BoolVar(&o.sixtyHz, "sixty-hz", false, "")
+	flags.BoolVar(&o.fullRaster, "full-raster", false, "")
+	flags.BoolVar(&o.noDouble, "no-double", false, "")
+	flags.StringVar(&o.disc, "disc", "", "")
+	flags.StringVar(&o.saveDisc, "save-disc", "", "")
+	var tape string
+	flags.StringVar(&tape, "tape", "", "")
+
+	var positional []string
+	for {
+		if err := flags.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, nil, flag.ErrHelp
+			}
+			return nil, nil, usage("%v", err)
+		}
+		if flags.NArg() == 0 {
+			break
+		}
+		positional = append(positional, flags.Arg(0))
+		args = flags.Args()[1:]
+	}
+	set := map[string]bool{}
+	flags.Visit(func(f *flag.Flag) { set[f.Name] = true })
+
+	if machineName == "" {
+		return nil, nil, usage("--machine is required; there is no default (spectrum48, cpc464, cpc664 or cpc6128)")
+	}
+	k, err := machineKindNamed(machineName)
+	if err != nil {
+		return nil, nil, err
+	}
+	o.kind = k
+	if !k.cpc {
+		for _, c := range cpcOnly {
+			if set[c.flag] {
+				return nil, nil, usage("--%s is for a CPC (%s); %s has none", c.flag, c.why, k.name)
+			}
+		}
+	}
+	if set["tape"] {
+		return nil, nil, fmt.Errorf("--tape: tapes are not built yet in this build")
+	}
+	o.frames = k.frames
+	if set["frames"] {
+		n, err := strconv.ParseUint(frames, 10, 64)
+		if err != nil || n < 1 {
+			return nil, nil, usage("--frames wants a positive number of frames, not %q", frames)
+		}
+		o.frames = n
+	}
+	if o.wait, err = strconv.ParseUint(wait, 10, 64); err != nil {
+		return nil, nil, usage("--wait wants a number of frames, not %q", wait)
+	}
+	if set["type"] {
+		o.typed = true
+		if o.text, err = typing.Unescape(text); err != nil {
+			return nil, nil, usage("--type: %v", err)
+		}
+		// A text no key types is refused before the machine is even
+		// built, let alone a key pressed (KEY-10).
+		if _, _, err := typing.Plan(o.text, k.layout); err != nil {
+			return nil, nil, usage("--type: %v", err)
+		}
+	}
+	if set["screenshot"] && o.screenshot == "" {
+		return nil, nil, usage("--screenshot wants a file name")
+	}
+	if set["save"] && o.save == "" {
+		return nil, nil, usage("--save wants a file name")
+	}
+	if o.screenshot != "" && o.save != "" && filepath.Clean(o.screenshot) == filepath.Clean(o.save) {
+		return nil, nil, usage("--screenshot and --save name the same file, %s", o.save)
+	}
+	for _, p := range []struct{ flag, path string }{{"screenshot", o.screenshot}, {"save", o.save}} {
+		if p.path == "" {
+			continue
+		}
+		if _, err := os.Lstat(p.path); err == nil {
+			return nil, nil, fmt.Errorf("--%s %s: a file is already there; colophon writes only where no file is", p.flag, p.path)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, fmt.Errorf("--%s: %w", p.flag, err)
+		}
+	}
+	return o, positional, nil
+}
+
+func runBoot(ctx context.Context, std stdio, args []string) error {
+	o, positional, err := parseRunOptions("boot", args)
+	if errors.Is(err, flag.ErrHelp) {
+		return runHelp(ctx, std, []string{"boot"})
+	}
+	if err != nil {
+		return err
+	}
+	if len(positional) != 0 {
+		return usage("boot takes no arguments but its options; got %q (colophon run takes a snapshot)", positional)
+	}
+	roms := firmware.Loader{Dirs: firmware.Dirs(o.roms), Fit: firmware.Prefix}
+	m, err := o.kind.boot(o, roms)
+	if err != nil {
+		return err
+	}
+	return drive(ctx, std, m, o)
+}
+
+// drive runs a machine as the options ask: the frames, the typing, the
+// wait; then it writes the snapshot and the picture. Frames are counted as
+// the ticks of standard frames, as the emulator's command line counts them
+// (spec, "Time"), and the typing begins where the frames end.
+func drive(ctx context.Context, std stdio, m cliMachine, o *runOptions) error {
+	var frames uint64
+	last := machine.Done // how the last request ended
+	runFrames := func(n uint64) error {
+		// In slices of the most one request may run, so that an
+		// interrupt from the terminal is heard between them.
+		for n > 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			k := min(n, machine.MaxFrames)
+			last = m.RunTicks(k * m.StandardFrame()).Stop
+			n -= k
+			frames += k
+		}
+		return nil
+	}
+	if err := runFrames(o.frames); err != nil {
+		return err
+	}
+	if o.typed {
+		r, err := m.Type(o.text)
+		if err != nil {
+			return fmt.Errorf("--type: %w", err)
+		}
+		last = r.Stop
+		frames += r.Ticks / m.StandardFrame()
+	}
+	if err := runFrames(o.wait); err != nil {
+		return err
+	}
+	report := fmt.Sprintf("%s: %d frames, tick %d", m.Name(), frames, m.Tick())
+	if o.save != "" {
+		if last == machine.Unsettled {
+			// A snapshot has no room for a chain of prefixes: run on to
+			// the end of the instruction, as the emulator's command line
+			// does before it saves.
+			m.Step(1)
+		}
+		b, err := m.Snapshot()
+		if err != nil {
+			return fmt.Errorf("--save: %w", err)
+		}
+		if err := writeNew(o.save, b); err != nil {
+			return fmt.Errorf("--save: %w", err)
+		}
+		report += ", snapshot to " + o.save
+	}
+	if o.screenshot != "" {
+		p := m.Picture()
+		b, err := p.PNG()
+		if err != nil {
+			return fmt.Errorf("--screenshot: %w", err)
+		}
+		if err := writeNew(o.screenshot, b); err != nil {
+			return fmt.Errorf("--screenshot: %w", err)
+		}
+		report += fmt.Sprintf(", %dx%d picture to %s", p.Width, p.Height, o.screenshot)
+	}
+	_, err := fmt.Fprintln(std.out, report)
+	return err
+}
+
+// writeNew writes a file only where no file is (SNA-2, A-10).
+func writeNew(path string, b []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		os.Remove(path)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(path)
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,188 @@
+// Package machine is what every emulated machine offers the programs that
+// drive it, the command line and the server alike: running by ticks, by
+// frames or by instructions, the keyboard, typing, the picture, and a view
+// of every access the processor makes.
+//
+// Time is the machine's tick, counted in processor T-states from power-on
+// or from the snapshot it was loaded from, and a frame is its monitor's,
+// ending as the retrace sends the beam back to the top (spec, "Time").
+// Everything here is deterministic: the same calls on the same machine
+// give the same answers.
+package machine
+
+import (
+	"fmt"
+
+	"colophon/internal/picture"
+)
+
+// Machine is one emulated machine.
+type Machine interface {
+	// Name is the machine's name on the command line: "spectrum48",
+	// "cpc6128".
+	Name() string
+	// StandardFrame is the ticks of a standard frame: 69888 on a
+	// Spectrum and 79872 on a CPC (spec, "Time"; T-9).
+	StandardFrame() uint64
+	// Tick is the machine's tick since power-on or its snapshot (T-3).
+	Tick() uint64
+	// Frames is the frames the monitor has retraced since then.
+	Frames() uint64
+
+	// RunTicks runs n ticks, to the end of the instruction standing
+	// when they are over (T-9, T-11).
+	RunTicks(n uint64) Result
+	// RunFrames runs until the monitor has retraced n frames, or until
+	// twice a standard frame's ticks for each frame asked have passed,
+	// where a machine's frames may never come (T-7, T-8, A-3).
+	RunFrames(n uint64) Result
+	// Step runs n instructions, each to its end and through the
+	// response to an interrupt taken there (T-10).
+	Step(n int) Result
+	// Type types text as the command line's --type does (KEY-4), on top
+	// of the keys held. A text the keyboard cannot type is refused
+	// before any key goes down (KEY-10).
+	Type(text string) (Result, error)
+
+	// KeyNames lists the names of the machine's keys, as its keycaps
+	// carry them (KEY-2).
+	KeyNames() []string
+	// Hold sets the keys the keyboard holds down, by name; none lets
+	// every key go. An unknown name is refused and nothing changes.
+	Hold(keys []string) error
+	// Held returns the keys held, in the order KeyNames lists them.
+	Held() []string
+
+	// Picture returns the monitor's picture as the beam has painted it
+	// up to the machine's tick, with the beam where it stands (MON-5).
+	// The picture is the machine's own; a caller that keeps it while
+	// the machine runs on clones it.
+	Picture() *picture.Picture
+
+	// Observe sets the function told of every access the processor
+	// makes, or none with nil. Watching costs nothing when nobody
+	// watches (ARCHITECTURE.md, principle 5).
+	Observe(o Observer)
+}
+
+// Stop says why a request ended.
+type Stop uint8
+
+const (
+	// Done: the request ran all it was asked.
+	Done Stop = iota
+	// Halted: the processor ended a HALT with interrupts disabled, where
+	// it waits for good (T-13).
+	Halted
+	// Unsettled: the request ended inside a chain of prefixes, which is
+	// no instruction until it is done (T-12).
+	Unsettled
+)
+
+func (s Stop) String() string {
+	switch s {
+	case Done:
+		return "done"
+	case Halted:
+		return "halted"
+	case Unsettled:
+		return "unsettled"
+	}
+	return fmt.Sprintf("Stop(%d)", uint8(s))
+}
+
+// Result is what a request did (T-2).
+type Result struct {
+	Ticks        uint64 // ticks it took
+	Frames       uint64 // frames the monitor retraced in them
+	Instructions uint64 // instructions it ran to their end
+	Stop         Stop
+}
+
+// The limits of one request (spec, "Time"; T-17). A request past them is
+// refused, naming the limit, with the machine untouched.
+const (
+	MaxFrames       = 1500
+	MaxInstructions = 100000
+)
+
+// CheckFrames refuses a run of more frames than one request may ask.
+func CheckFrames(n uint64) error {
+	if n > MaxFrames {
+		return fmt.Errorf("frames is %d; a request runs at most %d", n, MaxFrames)
+	}
+	return nil
+}
+
+// CheckTicks refuses a run of more ticks than 1500 of the machine's
+// standard frames.
+func CheckTicks(m Machine, n uint64) error {
+	if limit := MaxFrames * m.StandardFrame(); n > limit {
+		return fmt.Errorf("ticks is %d; a request runs at most %d, the ticks of %d standard frames", n, limit, MaxFrames)
+	}
+	return nil
+}
+
+// CheckInstructions refuses a step of more instructions than one request
+// may ask.
+func CheckInstructions(n int) error {
+	if n < 0 || n > MaxInstructions {
+		return fmt.Errorf("instructions is %d; a request steps 0 to %d", n, MaxInstructions)
+	}
+	return nil
+}
+
+// Kind is the kind of a processor access.
+type Kind uint8
+
+const (
+	// Fetch is an opcode fetch, the processor's M1.
+	Fetch Kind = iota
+	// Read and Write are memory accesses: operands and data alike, as
+	// the bus carries them.
+	Read
+	Write
+	// In and Out are port accesses.
+	In
+	Out
+	// Acknowledge is the maskable interrupt's acknowledge cycle, with
+	// the byte the board put on the data bus.
+	Acknowledge
+)
+
+var kindNames = [...]string{"fetch", "read", "write", "in", "out", "acknowledge"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", uint8(k))
+}
+
+// Access is one processor access, as an observer is told of it
+// (ARCHITECTURE.md, principle 4).
+type Access struct {
+	Kind Kind
+	// Tick is the machine's tick at which the access's machine cycle
+	// begins, after any wait the board held it for.
+	Tick uint64
+	// Addr is the address, or for In and Out the whole port address.
+	Addr uint16
+	// Value is the byte read or written: for In, the byte the processor
+	// took.
+	Value uint8
+	// InstrPC is where the instruction that made the access began, its
+	// first prefix included. During an interrupt's response it is where
+	// the processor stood when the response began.
+	InstrPC uint16
+	// Responding is set for the accesses an interrupt's response makes,
+	// which belong to no instruction.
+	Responding bool
+	// BeamX and BeamY are where the monitor's beam stood, in the
+	// picture's pixels (see picture.Picture).
+	BeamX, BeamY int
+}
+
+// Observer is told of each access as it is made. It must not keep a; the
+// machine reuses it.
+type Observer func(a *Access)
