@@ -1,0 +1,62 @@
+package cpc
+
+import (
+	"fmt"
+
+	"colophon/internal/chip/z80"
+	"colophon/internal/machine"
+)
+
+// Source names the memory a read of addr finds as the banking stands
+// (PP-3).
+func (m *CPC) Source(addr uint16) machine.Source {
+	s := m.SourceOf(addr)
+	if s.ROM {
+		return machine.Source{ROM: true, Upper: !s.Lower, Number: s.Num}
+	}
+	return machine.Source{RAM: s.RAM}
+}
+
+// RAMSize is the RAM's size: 64K, or 128K on a 6128.
+func (m *CPC) RAMSize() int { return len(m.RAM) }
+
+// PeekRAM reads the RAM at its own address (PP-2).
+func (m *CPC) PeekRAM(addr uint32) uint8 { return m.RAM[addr] }
+
+// PokeRAM writes the RAM at its own address.
+func (m *CPC) PokeRAM(addr uint32, v uint8) { m.RAM[addr] = v }
+
+// Processor is the machine's Z80, for a host that drives it directly.
+func (m *CPC) Processor() *z80.CPU { return &m.CPU }
+
+// InspectRoot is the struct inspect reads and set writes: cpu.pc,
+// crtc.registers[12], gate_array.r52.
+func (m *CPC) InspectRoot() any { return m }
+
+// BeforeInspect brings the video, which runs behind the processor, up to
+// the machine's tick.
+func (m *CPC) BeforeInspect() { m.settle() }
+
+// Validate refuses a RAM configuration other than 0 on a 64K machine,
+// which has no PAL (IS-6).
+func (m *CPC) Validate() error {
+	if len(m.RAM) < 0x20000 && m.MMR&0x3F != 0 {
+		return fmt.Errorf("mmr is &%02X; a %s has no PAL, and its RAM configuration is 0", m.MMR, m.Model)
+	}
+	return nil
+}
+
+// AfterSet works the memory map out again, and the Gate Array's colours,
+// after a set (IS-10).
+func (m *CPC) AfterSet(path string) {
+	m.remap()
+	m.GA.Invalidate()
+	m.quietUntil = 0
+}
+
+var (
+	_ machine.Memory      = (*CPC)(nil)
+	_ machine.RAM         = (*CPC)(nil)
+	_ machine.Processor   = (*CPC)(nil)
+	_ machine.Inspectable = (*CPC)(nil)
+)

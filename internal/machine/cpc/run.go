@@ -1,0 +1,317 @@
+package cpc
+
+import (
+	"fmt"
+
+	"colophon/internal/chip/gatearray"
+	"colophon/internal/cpckeys"
+	"colophon/internal/machine"
+	"colophon/internal/picture"
+	"colophon/internal/typing"
+)
+
+// Name is the machine's name on the command line.
+func (m *CPC) Name() string { return m.Model.String() }
+
+// StandardFrame is a standard frame's ticks, 79872 (spec, "Time").
+func (m *CPC) StandardFrame() uint64 { return TicksPerFrame }
+
+// Tick is the machine's tick since power-on or its snapshot.
+func (m *CPC) Tick() uint64 { return m.CPU.Tick }
+
+// Frames is the frames the monitor has retraced since then.
+func (m *CPC) Frames() uint64 {
+	m.settle()
+	return m.Monitor.Frames
+}
+
+// settle brings the video, which runs behind the processor, up to the end
+// of the instruction the processor stands after.
+func (m *CPC) settle() {
+	if m.CPU.Tick == 0 {
+		return // nothing has run
+	}
+	if t := m.CPU.Tick - 1; m.nextChar <= t || m.actAt <= t {
+		m.catchUp(t)
+	}
+}
+
+// Picture returns the monitor's picture in the machine's View, as the beam
+// has painted it up to the machine's tick.
+func (m *CPC) Picture() *picture.Picture {
+	m.settle()
+	return m.Monitor.Picture(m.View)
+}
+
+// endInstruction brings the chips up to the instruction's last tick, where
+// the processor samples /INT (UM0080: "the CPU samples the interrupt signal
+// at the rising edge of the last clock cycle at the end of any
+// instruction"), and takes the interrupt if it may.
+func (m *CPC) endInstruction() {
+	c := &m.CPU
+	t := c.Tick - 1
+	if t >= m.quietUntil || m.watchFrames {
+		if m.nextChar <= t || m.actAt <= t {
+			m.catchUp(t)
+		}
+		m.quietUntil = m.nextAction()
+	}
+	c.INT = m.GA.INT
+	if c.Interruptible() {
+		m.responding = true
+		c.Interrupt()
+		m.responding = false
+	}
+}
+
+// nextAction is a tick before which the interrupt generator cannot act, so
+// that the interrupt line cannot change: the earliest the 6845's line sync
+// could end as its registers stand, and the action a microsecond and a
+// quarter after that (Compendium ch. 27.6.1). Any I/O write may change the
+// registers it reads, and sets it back to 0.
+func (m *CPC) nextAction() uint64 {
+	if m.actAt != never || m.GA.Last != gatearray.None || m.GA.Due != gatearray.None {
+		return 0
+	}
+	c := &m.CRTC
+	w := c.HSyncWidth()
+	c0, r0, r2 := int(c.C0), int(c.Registers[0]), int(c.Registers[2])
+	var chars int
+	switch {
+	case c.HSync:
+		chars = w - int(c.C3l)
+	case c0 > r0 || w == 0:
+		return 0
+	case r2 > c0:
+		chars = r2 - c0 + w
+	default:
+		chars = r0 - c0 + 1 + r2 + w
+	}
+	return m.nextChar + 4*uint64(chars)
+}
+
+// run runs until the tick reaches until, or until frames frames have
+// ended at the monitor's retrace (0 for no limit), ending between
+// instructions, or inside a chain of prefixes if that is where until
+// falls. With haltStops it stops sooner at the end of a HALT that leaves
+// interrupts disabled, unless the run began in one (spec, "Time"; T-13,
+// T-14).
+func (m *CPC) run(until, frames uint64, haltStops bool) (machine.Stop, uint64) {
+	c := &m.CPU
+	var n, ended uint64
+	forGood := c.Halted && !c.IFF1
+	m.frameEnd = false
+	// A run by frames watches for the retrace at the end of each
+	// instruction, and so keeps the video up with the processor.
+	m.watchFrames = frames > 0
+	defer func() { m.watchFrames = false }()
+	for c.Tick < until {
+		c.Exec()
+		if c.Prefix != 0 {
+			continue
+		}
+		n++
+		m.endInstruction()
+		if m.frameEnd {
+			m.frameEnd = false
+			if ended++; frames > 0 && ended >= frames {
+				break
+			}
+		}
+		if c.Halted {
+			if haltStops && !c.IFF1 && !c.NMI && !forGood {
+				return machine.Halted, n
+			}
+		} else {
+			forGood = false
+		}
+	}
+	if c.Prefix != 0 {
+		return machine.Unsettled, n
+	}
+	return machine.Done, n
+}
+
+// measure runs f and says what it did.
+func (m *CPC) measure(f func() (machine.Stop, uint64)) machine.Result {
+	m.settle()
+	t0, f0 := m.CPU.Tick, m.Monitor.Frames
+	stop, n := f()
+	m.settle()
+	return machine.Result{Ticks: m.CPU.Tick - t0, Frames: m.Monitor.Frames - f0, Instructions: n, Stop: stop}
+}
+
+// RunTicks runs n ticks, to the end of the instruction standing when they
+// are over, or sooner at the end of a HALT that leaves interrupts disabled
+// (T-9, T-11, T-13).
+func (m *CPC) RunTicks(n uint64) machine.Result {
+	return m.measure(func() (machine.Stop, uint64) { return m.run(m.CPU.Tick+n, 0, true) })
+}
+
+// RunFrames runs until n frames have ended at the monitor's retrace, to
+// the end of the instruction the retrace came in, or for twice a standard
+// frame's ticks for each frame asked, whichever comes first (spec, "Time":
+// a frame "may never come, so such a run is held to twice a standard
+// frame's ticks for each frame asked"; T-7, T-8).
+func (m *CPC) RunFrames(n uint64) machine.Result {
+	return m.measure(func() (machine.Stop, uint64) {
+		if n == 0 {
+			return machine.Done, 0
+		}
+		return m.run(m.CPU.Tick+n*2*TicksPerFrame, n, true)
+	})
+}
+
+// Step runs n instructions, each to its end and through the response to
+// an interrupt taken there (T-10), stopping sooner at the end of a HALT
+// that leaves interrupts disabled.
+func (m *CPC) Step(n int) machine.Result {
+	return m.measure(func() (machine.Stop, uint64) {
+		c := &m.CPU
+		limit := c.Tick + machine.MaxFrames*TicksPerFrame
+		forGood := c.Halted && !c.IFF1
+		var done uint64
+		for done < uint64(n) {
+			c.Exec()
+			for c.Prefix != 0 && c.Tick < limit {
+				c.Exec()
+			}
+			if c.Prefix != 0 {
+				return machine.Unsettled, done
+			}
+			done++
+			m.endInstruction()
+			if c.Halted {
+				if !c.IFF1 && !c.NMI && !forGood {
+					return machine.Halted, done
+				}
+			} else {
+				forGood = false
+			}
+		}
+		return machine.Done, done
+	})
+}
+
+// Typing is how the command line types at a CPC (spec, "Keys and typing";
+// checklist KEY-4, KEY-9): each character's keys held 3 standard frames and
+// let go for 3, text of at most 250 characters.
+var Typing = typing.Layout{
+	Machine:       "a CPC",
+	MaxChars:      250,
+	FrameTicks:    TicksPerFrame,
+	HoldFrames:    3,
+	ReleaseFrames: 3,
+	Keys:          cpckeys.TypingKeys,
+}
+
+// Type types text as the command line does, counting from the tick the
+// machine stands at: each press's keys go down and come up between
+// instructions, at the first end of an instruction at or past the tick the
+// plan gives (KEY-13), on top of the keys already held, which stay held
+// (KEY-12). The typing takes all its ticks, halted or not (T-16).
+func (m *CPC) Type(text string) (machine.Result, error) {
+	presses, total, err := typing.Plan(text, Typing)
+	if err != nil {
+		return machine.Result{}, err
+	}
+	keys := make([][]cpckeys.Key, len(presses))
+	for i, p := range presses {
+		for _, name := range p.Keys {
+			k, err := cpckeys.Named(name)
+			if err != nil {
+				return machine.Result{}, fmt.Errorf("typing %s: %w", typing.Describe(p.Char), err)
+			}
+			keys[i] = append(keys[i], k)
+		}
+	}
+	return m.measure(func() (machine.Stop, uint64) {
+		start := m.CPU.Tick
+		var n uint64
+		for i, p := range presses {
+			_, k := m.run(start+p.Down, 0, false)
+			n += k
+			var pressed []cpckeys.Key
+			for _, key := range keys[i] {
+				if !m.Keyboard.Down(key) {
+					m.Keyboard.Press(key)
+					pressed = append(pressed, key)
+				}
+			}
+			_, k = m.run(start+p.Up, 0, false)
+			n += k
+			for _, key := range pressed {
+				m.Keyboard.Release(key)
+			}
+		}
+		stop, k := m.run(start+total, 0, false)
+		return stop, n + k
+	}), nil
+}
+
+// KeyNames lists the keys by the names SOFT 968 draws on them (KEY-2).
+func (m *CPC) KeyNames() []string { return cpckeys.Names() }
+
+// Hold sets the keys the keyboard holds down, by the names cpckeys gives
+// them; none lets every key go. (A key given by its firmware number is the
+// host's to turn into a name, since "1" names a key too.) An unknown key is refused and nothing
+// changes.
+func (m *CPC) Hold(names []string) error {
+	var next cpckeys.Matrix
+	next.Reset()
+	for _, name := range names {
+		k, err := cpckeys.Named(name)
+		if err != nil {
+			return err
+		}
+		next.Press(k)
+	}
+	m.Keyboard = next
+	return nil
+}
+
+// Held returns the keys held, in key number order.
+func (m *CPC) Held() []string {
+	var held []string
+	for k := range cpckeys.Key(cpckeys.Count) {
+		if m.Keyboard.Down(k) {
+			held = append(held, k.Name())
+		}
+	}
+	return held
+}
+
+// Observe sets the function told of every processor access, with the beam
+// in the picture's pixels; nil takes it away.
+func (m *CPC) Observe(o machine.Observer) {
+	if o == nil {
+		m.observe = nil
+		return
+	}
+	var a machine.Access
+	m.observe = func(e *Event) {
+		var k machine.Kind
+		switch e.Kind {
+		case Fetch:
+			k = machine.Fetch
+		case Read:
+			k = machine.Read
+		case Write:
+			k = machine.Write
+		case PortRead:
+			k = machine.In
+		case PortWrite:
+			k = machine.Out
+		case Acknowledged:
+			k = machine.Acknowledge
+		default:
+			return
+		}
+		x, y := m.View.Beam(e.BeamX, e.BeamY)
+		a = machine.Access{Kind: k, Tick: e.Tick, Addr: e.Addr, Value: e.Value, InstrPC: e.PC,
+			Responding: e.Responding, BeamX: x, BeamY: y}
+		o(&a)
+	}
+}
+
+var _ machine.Machine = (*CPC)(nil)
