@@ -13,6 +13,7 @@ package machine
 import (
 	"fmt"
 
+	"colophon/internal/chip/z80"
 	"colophon/internal/picture"
 )
 
@@ -186,3 +187,65 @@ type Access struct {
 // Observer is told of each access as it is made. It must not keep a; the
 // machine reuses it.
 type Observer func(a *Access)
+
+// The interfaces below are what a host asks of a machine beyond Machine:
+// its memory as the processor reaches it (peek, poke, call's pushed return
+// address), its RAM by the RAM's own addresses, its processor (call), and
+// the struct inspect and set walk. Each is optional: a host type-asserts it
+// where a tool needs it, so that a machine without one is refused that tool
+// by name rather than left out of the build.
+
+// Memory is a machine's memory as its processor reaches it.
+type Memory interface {
+	// Peek reads addr as the processor would, through the banking and
+	// the ROMs, taking no time and touching nothing.
+	Peek(addr uint16) uint8
+	// Poke writes addr as the processor would: beneath an enabled ROM the
+	// byte lands in the RAM there, and into a ROM that has no RAM beneath
+	// it, a Spectrum's, not at all (spec, "What a machine holds"; PP-1).
+	Poke(addr uint16, v uint8)
+	// Source names the memory a read of addr finds as the banking
+	// stands (PP-3).
+	Source(addr uint16) Source
+}
+
+// Source is the memory that answers a read of an address.
+type Source struct {
+	// ROM is set where a ROM answers the read. Upper says which: an
+	// upper ROM, by Number, or else the lower ROM, which on a Spectrum
+	// is its only one.
+	ROM    bool
+	Upper  bool
+	Number uint8
+	// RAM is, where no ROM answers, the RAM's own address: on a 6128 it
+	// runs to &1FFFF, whatever configuration pages it in (PP-2).
+	RAM uint32
+}
+
+// RAM is a machine whose RAM can be reached by the RAM's own addresses,
+// whatever the banking pages in: a CPC's, the base 64K at &00000 to &0FFFF
+// and a 6128's second 64K at &10000 to &1FFFF (spec, "What a machine
+// holds"; PP-2).
+type RAM interface {
+	// RAMSize is the RAM's size in bytes.
+	RAMSize() int
+	// PeekRAM and PokeRAM read and write the RAM at its own address,
+	// which is below RAMSize.
+	PeekRAM(addr uint32) uint8
+	PokeRAM(addr uint32, v uint8)
+}
+
+// Processor is a machine whose processor a host may drive directly, as
+// call does: pushing a return address, setting PC, and stepping until the
+// routine comes back (spec, "What a machine holds", call).
+type Processor interface {
+	Processor() *z80.CPU
+}
+
+// Inspectable is a machine whose own struct inspect reads and set writes,
+// by the paths package inspect walks: cpu.pc, crtc.registers[12] (spec,
+// "What a machine holds"). The root may implement inspect's hooks,
+// BeforeInspect, Validate and AfterSet.
+type Inspectable interface {
+	InspectRoot() any
+}

@@ -34,6 +34,10 @@ const ROMSize = 0x4000
 type Spectrum struct {
 	CPU z80.CPU `inspect:"cpu"`
 	ULA ula.ULA `inspect:"ula"`
+	// FrameTickAt is the tick of the frame the machine stands at, as
+	// inspect reads it and set writes it: BeforeInspect works it out, and
+	// AfterSet stands the ULA by it (IS-10). It is read nowhere else.
+	FrameTickAt uint64 `inspect:"frame_tick"`
 
 	// mem is the processor's whole address space: the ROM below &4000
 	// and the RAM above it. A write below &4000 changes nothing.
