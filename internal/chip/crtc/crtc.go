@@ -53,18 +53,23 @@ const (
 // Types counts the types there are.
 const Types = 5
 
+// String names the type by its part, as inspect and set name an enum's
+// value: HD6845S (type 0, which the UMC UM6845 is too), UM6845R, MC6845,
+// AMS40489 (the CPC Plus's ASIC) and AMS40226 (the cost-down CPC's
+// pre-ASIC), the part numbers the Compendium's ch. 1 and CPCWiki's "CRTC"
+// give each type.
 func (t Type) String() string {
 	switch t {
 	case HD6845S:
-		return "0 (HD6845S/UM6845)"
+		return "HD6845S"
 	case UM6845R:
-		return "1 (UM6845R)"
+		return "UM6845R"
 	case MC6845:
-		return "2 (MC6845)"
+		return "MC6845"
 	case AMS40489:
-		return "3 (AMS40489)"
+		return "AMS40489"
 	case AMS40226:
-		return "4 (AMS40226)"
+		return "AMS40226"
 	}
 	return "unknown"
 }

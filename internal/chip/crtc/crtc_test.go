@@ -354,3 +354,20 @@ func TestPlain(t *testing.T) {
 		}
 	}
 }
+
+// TestTypeNames holds each type's name, which inspect and set give as the
+// value of crtc.type, to its part number (Compendium ch. 1; CPCWiki
+// "CRTC"): a name and no more, so that it reads as an enumerator.
+func TestTypeNames(t *testing.T) {
+	for _, c := range []struct {
+		ty   Type
+		want string
+	}{
+		{HD6845S, "HD6845S"}, {UM6845R, "UM6845R"}, {MC6845, "MC6845"},
+		{AMS40489, "AMS40489"}, {AMS40226, "AMS40226"}, {Types, "unknown"},
+	} {
+		if got := c.ty.String(); got != c.want {
+			t.Errorf("type %d is named %q, want %q", uint8(c.ty), got, c.want)
+		}
+	}
+}

@@ -395,7 +395,8 @@ func (g *GateArray) Colours() *[256][8]byte {
 }
 
 // Validate refuses what set may not leave in the chip: a pen past the
-// border's 16, a colour past 5 bits, a mode past 3, R52 past 6 bits.
+// border's 16, which would index past the seventeen inks; a colour past 5
+// bits, a mode past 3, R52 past 6 bits, and counters past where they stop.
 func (g *GateArray) Validate() error {
 	switch {
 	case g.Pen > Border:
@@ -406,6 +407,8 @@ func (g *GateArray) Validate() error {
 		return fmt.Errorf("r52 is %d; the counter holds 0 to 63", g.R52)
 	case g.H06 > 6 || g.V26 > 26:
 		return fmt.Errorf("h06 is %d and v26 %d; they stop at 6 and 26", g.H06, g.V26)
+	case g.HSyncsToGo > 2:
+		return fmt.Errorf("hsyncs_to_go is %d; the frame check is armed two HSYNCs ahead at most, 0 to 2", g.HSyncsToGo)
 	}
 	for i, v := range g.Inks {
 		if v > 0x1F {

@@ -253,3 +253,37 @@ func TestVideo(t *testing.T) {
 		}
 	}
 }
+
+// TestValidate holds the range checks set and a state file meet (spec,
+// "What a machine holds"): the pen picks one of seventeen inks, 0 to 15 or
+// the border's 16 (Grim, "The Gate Array", PENR); a colour is 5 bits
+// (INKR); the modes are 0 to 3 (RMR); R52 is 6 bits (Compendium ch. 27);
+// H06 and V26 stop at 6 and 26 (ch. 16.2.2); and the frame check is armed
+// two HSYNCs ahead at most (ch. 27.3.2).
+func TestValidate(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		set  func(g *GateArray)
+		ok   bool
+	}{
+		{"reset", func(g *GateArray) {}, true},
+		{"pen 16", func(g *GateArray) { g.Pen = 16 }, true},
+		{"pen 17", func(g *GateArray) { g.Pen = 17 }, false},
+		{"ink &1F", func(g *GateArray) { g.Inks[3] = 0x1F }, true},
+		{"ink &20", func(g *GateArray) { g.Inks[3] = 0x20 }, false},
+		{"mode 4", func(g *GateArray) { g.Mode = 4 }, false},
+		{"mode_pending 4", func(g *GateArray) { g.ModePending = 4 }, false},
+		{"r52 64", func(g *GateArray) { g.R52 = 64 }, false},
+		{"h06 7", func(g *GateArray) { g.H06 = 7 }, false},
+		{"v26 27", func(g *GateArray) { g.V26 = 27 }, false},
+		{"hsyncs_to_go 2", func(g *GateArray) { g.HSyncsToGo = 2 }, true},
+		{"hsyncs_to_go 3", func(g *GateArray) { g.HSyncsToGo = 3 }, false},
+	} {
+		var g GateArray
+		g.Reset()
+		c.set(&g)
+		if err := g.Validate(); (err == nil) != c.ok {
+			t.Errorf("%s: Validate() = %v, want ok %v", c.name, err, c.ok)
+		}
+	}
+}

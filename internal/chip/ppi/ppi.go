@@ -43,6 +43,8 @@
 // as mode 0 would obey them.
 package ppi
 
+import "fmt"
+
 // The registers A1 and A0 choose (8255A, "Basic Operation").
 const (
 	PortA   = 0
@@ -192,4 +194,14 @@ func (p *PPI) Pins(port int) (levels, driven byte) {
 	}
 	driven = ^p.inputMask(port)
 	return p.Output[port] & driven, driven
+}
+
+// Validate refuses a control register without bit 7: it holds the last
+// mode definition word, and a word without bit 7 is a bit set/reset, which
+// never lands there (8255A, "Mode Selection").
+func (p *PPI) Validate() error {
+	if p.Control&ModeSet == 0 {
+		return fmt.Errorf("control is &%02X; it holds a mode definition word, &80 to &FF", p.Control)
+	}
+	return nil
 }

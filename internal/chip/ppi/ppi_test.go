@@ -222,3 +222,22 @@ func TestCPCSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestValidate: the control register holds a mode definition word, which
+// has bit 7 set (8255A, "Mode Selection"); a bit set/reset never lands
+// there, so set may not leave one.
+func TestValidate(t *testing.T) {
+	var p PPI
+	p.Reset()
+	if err := p.Validate(); err != nil {
+		t.Errorf("after reset: %v", err)
+	}
+	p.Write(Control, 0x0F) // a bit set/reset: Control keeps its mode word
+	if err := p.Validate(); err != nil {
+		t.Errorf("after a bit set/reset: %v", err)
+	}
+	p.Control = 0x12
+	if err := p.Validate(); err == nil {
+		t.Error("control &12 passed")
+	}
+}

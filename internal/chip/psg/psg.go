@@ -33,6 +33,8 @@
 // the chip keeps them.
 package psg
 
+import "fmt"
+
 // Function is what BDIR and BC1 ask of the chip, with BC2 high (GI, "Bus
 // control decode"). Its value is BDIR<<1 | BC1, so a CPC's board reads it
 // from port C as Function(c >> 6): bit 7 is BDIR and bit 6 BC1 (cpctech,
@@ -178,4 +180,20 @@ func (p *PSG) Access(f Function, bus byte) (out byte, driven bool) {
 		return p.Read()
 	}
 	return 0xFF, false
+}
+
+// Validate refuses what set may not leave in the chip: a selected register
+// past 15, which the address latch's four bits cannot hold and by which the
+// registers are indexed, and a register holding bits its width does not
+// keep (Masks).
+func (p *PSG) Validate() error {
+	if p.Selected > 15 {
+		return fmt.Errorf("selected is %d; the address latch holds a register 0 to 15", p.Selected)
+	}
+	for r, v := range p.Registers {
+		if v&^Masks[r] != 0 {
+			return fmt.Errorf("registers[%d] is &%02X; it keeps only the bits of &%02X", r, v, Masks[r])
+		}
+	}
+	return nil
 }

@@ -197,3 +197,30 @@ func TestAccess(t *testing.T) {
 		t.Errorf("WRITE: R8 = &%02X, driven %v; want &03, false", p.Registers[8], driven)
 	}
 }
+
+// TestValidate holds the range checks set and a state file meet (spec,
+// "What a machine holds"): the selected register is 0 to 15, as the
+// address latch's four bits give it, and a register holds only the bits
+// its width keeps (GI, register array).
+func TestValidate(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		set  func(p *PSG)
+		ok   bool
+	}{
+		{"reset", func(p *PSG) {}, true},
+		{"selected 15", func(p *PSG) { p.Selected = 15 }, true},
+		{"selected 16", func(p *PSG) { p.Selected = 16 }, false},
+		{"R1 &0F", func(p *PSG) { p.Registers[1] = 0x0F }, true},
+		{"R1 &10", func(p *PSG) { p.Registers[1] = 0x10 }, false},
+		{"R13 &1F", func(p *PSG) { p.Registers[13] = 0x1F }, false},
+		{"R14 &FF", func(p *PSG) { p.Registers[PortA] = 0xFF }, true},
+	} {
+		var p PSG
+		p.Reset()
+		c.set(&p)
+		if err := p.Validate(); (err == nil) != c.ok {
+			t.Errorf("%s: Validate() = %v, want ok %v", c.name, err, c.ok)
+		}
+	}
+}

@@ -224,3 +224,49 @@ func TestPR6ObservedSources(t *testing.T) {
 		t.Errorf("a write to &4000 under configuration 4 seen at %v, want RAM &10000", got)
 	}
 }
+
+// TestPSGPinsPulledUp holds the PSG's function and data lines to what the
+// PPI drives, with an undriven line high: a port programmed as an input
+// drives nothing (Intel 8255A, mode 0), and its lines read &FF (Kevin
+// Thacker's note in MAME's 8255ppi.c: "When port is input, then data
+// present on the ports outputs is 0xff"; cpctech, "8255 PPI", for the
+// wiring: port A the PSG's data, port C bits 7-6 its BDIR and BC1).
+func TestPSGPinsPulledUp(t *testing.T) {
+	// selected7 latches register 7 the way cpctech's "AY-3-8912 PSG"
+	// routine does, with ports A and C outputs.
+	selected7 := func(m *CPC) {
+		m.ioWrite(0xF782, 0x82, 0) // mode 0: A, C outputs; B an input
+		m.ioWrite(0xF400, 0x07, 0) // port A: the register number
+		m.ioWrite(0xF6C0, 0xC0, 0) // LATCH ADDRESS
+		m.ioWrite(0xF600, 0x00, 0) // inactive
+		if !m.PSG.ChipSelected || m.PSG.Selected != 7 {
+			t.Fatalf("register 7 latched, the PSG has selected %d (chip selected %v)", m.PSG.Selected, m.PSG.ChipSelected)
+		}
+	}
+
+	// Every port an input, as after RESET (&9B): BDIR and BC1 float high,
+	// LATCH ADDRESS, with &FF on the data bus, which selects no register.
+	m := boot(t, CPC6128)
+	selected7(m)
+	m.ioWrite(0xF79B, 0x9B, 0)
+	if m.PSG.ChipSelected || m.PSG.Selected != 15 {
+		t.Errorf("port C an input: the PSG has selected %d, chip selected %v; want &FF latched: 15, unselected",
+			m.PSG.Selected, m.PSG.ChipSelected)
+	}
+
+	// Port A an input, port C an output giving WRITE: the data bus floats
+	// high and register 7 takes &FF.
+	m = boot(t, CPC6128)
+	selected7(m)
+	var writes []Event
+	m.ObserveBoard(func(e *Event) {
+		if e.Kind == PSGWrite {
+			writes = append(writes, *e)
+		}
+	})
+	m.ioWrite(0xF792, 0x92, 0) // mode 0: A and B inputs, C an output
+	m.ioWrite(0xF680, 0x80, 0) // WRITE
+	if m.PSG.Registers[7] != 0xFF || len(writes) != 1 || writes[0].Value != 0xFF {
+		t.Errorf("port A an input, WRITE: register 7 holds &%02X, writes seen %v; want &FF", m.PSG.Registers[7], writes)
+	}
+}

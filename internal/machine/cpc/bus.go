@@ -226,28 +226,36 @@ func (m *CPC) act() {
 	m.actAt = never
 }
 
-// char is one character clock. The 6845 moves to its next character; the
-// Gate Array follows its syncs, fetches the two bytes at its address, and
-// puts out the character it fetched a microsecond ago; the monitor takes
-// it. The board sends the 6845's MA13-MA12 to A15-A14, RA2-RA0 to A13-A11
-// and MA9-MA0 to A10-A1, the Gate Array choosing A0 (cpctech, "Screen memory
-// addresses"), and the video reads the base 64K whatever the processor sees
-// (Grim, "The Gate Array", MMR).
+// char is one character clock, at the tick nextChar names. An action the
+// Gate Array's interrupt generator makes due in it is done a quarter into
+// the character (Compendium ch. 27.6.1).
 func (m *CPC) char() {
+	if m.clock() {
+		m.frameEnd = true
+	}
+	if m.GA.Due != gatearray.None {
+		m.actAt = m.nextChar + 1
+	}
+	m.nextChar += 4
+}
+
+// clock is the video's part of a character clock, which knows no tick. The
+// 6845 moves to its next character; the Gate Array follows its syncs,
+// fetches the two bytes at its address, and puts out the character it
+// fetched a microsecond ago; the monitor takes it. The board sends the
+// 6845's MA13-MA12 to A15-A14, RA2-RA0 to A13-A11 and MA9-MA0 to A10-A1,
+// the Gate Array choosing A0 (cpctech, "Screen memory addresses"), and the
+// video reads the base 64K whatever the processor sees (Grim, "The Gate
+// Array", MMR). It reports whether the monitor retraced.
+func (m *CPC) clock() (retraced bool) {
 	c := &m.CRTC
 	c.Tick()
 	m.GA.Sync(c.HSync, c.VSync)
-	if m.GA.Due != gatearray.None {
-		// Done a quarter into this character (Compendium ch. 27.6.1).
-		m.actAt = m.nextChar + 1
-	}
 	ma := c.MA
 	a := (ma&0x3000)<<2 | uint16(c.C9&7)<<11 | (ma&0x03FF)<<1
-	m.GA.Video(c.DisplayEnable(), m.video[a], m.video[a|1], &m.samples)
-	if m.Monitor.Receive((*[16]byte)(&m.samples), m.GA.CSync()) {
-		m.frameEnd = true
-	}
-	m.nextChar += 4
+	var s gatearray.Samples
+	m.GA.Video(c.DisplayEnable(), m.video[a], m.video[a|1], &s)
+	return m.Monitor.Receive((*[16]byte)(&s), m.GA.CSync())
 }
 
 // ioWrite decodes an I/O write by single address bits (cpctech, "I/O port
@@ -358,12 +366,15 @@ func (m *CPC) ioRead(port uint16, iorq, taken uint64) byte {
 	return v
 }
 
-// presentPortB puts the board's levels on PPI port B (cpctech, "8255 PPI"):
-// bit 7 the cassette's read data, low with no tape; bit 6 the printer's
-// BUSY, pulled high with no printer; bit 5 the expansion port's /EXP, low
-// as the reference measures it; bit 4 the refresh link, high for 50 Hz;
-// bits 3-1 the manufacturer; bit 0 the 6845's VSYNC.
-func (m *CPC) presentPortB() {
+// presentPortB puts the board's levels on PPI port B.
+func (m *CPC) presentPortB() { m.PPI.SetInput(ppi.PortB, m.portB()) }
+
+// portB is what the board holds on PPI port B's pins (cpctech, "8255
+// PPI"): bit 7 the cassette's read data, low with no tape; bit 6 the
+// printer's BUSY, pulled high with no printer; bit 5 the expansion port's
+// /EXP, low as the reference measures it; bit 4 the refresh link, high for
+// 50 Hz; bits 3-1 the manufacturer; bit 0 the 6845's VSYNC.
+func (m *CPC) portB() byte {
 	v := byte(0x40) | m.Manufacturer<<1&0x0E
 	if m.FiftyHz {
 		v |= 0x10
@@ -371,7 +382,21 @@ func (m *CPC) presentPortB() {
 	if m.CRTC.VSync {
 		v |= 0x01
 	}
-	m.PPI.SetInput(ppi.PortB, v)
+	return v
+}
+
+// pins is what a device wired to a PPI port sees on its pins: the bits the
+// PPI drives as it drives them, and the rest high. A port programmed as an
+// input drives nothing, its output buffer off (Intel 8255A datasheet, mode
+// 0; internal/chip/ppi's Pins), and its lines read high: "When port is
+// input, then data present on the ports outputs is 0xff", as Kevin
+// Thacker, cpctech's author, notes in MAME's 8255 (8255ppi.c, 2000). So
+// after a reset, which makes every port an input, the PSG's BDIR and BC1
+// see LATCH ADDRESS and its data bus &FF, which leaves it unselected (spec,
+// "Stopping and watching"), and a WRITE with port A an input writes &FF.
+func (m *CPC) pins(port int) byte {
+	levels, driven := m.PPI.Pins(port)
+	return levels | ^driven
 }
 
 // runPSG runs the PSG by port C as the PPI access leaves it: bits 7 and 6
@@ -380,9 +405,9 @@ func (m *CPC) presentPortB() {
 // watching": "each access that leaves port C giving WRITE to a selected
 // chip is a write").
 func (m *CPC) runPSG(at uint64) {
-	c, _ := m.PPI.Pins(ppi.PortC)
+	c := m.pins(ppi.PortC)
 	m.PSG.PortAInput = m.keyLine(c & 0x0F)
-	a, _ := m.PPI.Pins(ppi.PortA)
+	a := m.pins(ppi.PortA)
 	switch psg.Function(c >> 6) {
 	case psg.Latch:
 		m.PSG.Latch(a)
@@ -393,6 +418,8 @@ func (m *CPC) runPSG(at uint64) {
 			m.regEvent(PSGWrite, at, r, a, before)
 		}
 	case psg.Read:
+		// The PSG drives port A's lines while it is asked to read, if it
+		// is selected; otherwise they float high.
 		v, _ := m.PSG.Read()
 		m.PPI.SetInput(ppi.PortA, v)
 		return

@@ -178,22 +178,33 @@ type CPC struct {
 	lowerROM []byte
 	upperROM [256][]byte
 	disc     bool
-	pages    [4]page
-
-	nextChar uint64 // the tick of the next character clock
-	actAt    uint64 // the tick the Gate Array's due action is done at, or never
-	raisedAt uint64 // the tick its last action raised the interrupt
-	samples  gatearray.Samples
 
 	// View is how Picture cuts the monitor's picture (--full-raster,
 	// --no-double).
 	View monitor.View `inspect:"-"`
 
-	observe     Observer
-	responding  bool   // inside an interrupt's response
-	quietUntil  uint64 // a tick before which the interrupt line cannot change
-	watchFrames bool   // a run by frames is watching for the retrace
-	frameEnd    bool   // the monitor retraced since this was last cleared
+	observe Observer
+
+	// What follows is the board's machinery for running the video behind
+	// the processor. None of it is state of its own: between calls it is
+	// worked out again from the exported fields, as AfterSet does after a
+	// set or a restore (derive), or it holds nothing from one call to the
+	// next. So everything a machine needs to go on exactly from where it
+	// stands is what inspect reads, the RAM and the monitor's raster.
+	pages    [4]page // the memory map: MMR, the ROM enables, UpperROM
+	nextChar uint64  // the tick of the next character clock
+	actAt    uint64  // the tick the Gate Array's due action is done at, or never
+	raisedAt uint64  // the tick its last action raised the interrupt
+	// quietUntil is a tick before which the interrupt line cannot change,
+	// for endInstruction to skip the video; 0, which asks it to look, is
+	// always right.
+	quietUntil uint64
+	// These are set and cleared within one call: inside an interrupt's
+	// response; inside a run by frames; the monitor retraced since run
+	// last looked.
+	responding  bool
+	watchFrames bool
+	frameEnd    bool
 }
 
 // never is a tick that does not come.
@@ -233,11 +244,31 @@ func New(cfg Config) (*CPC, error) {
 	m.FDC.Reset()
 	m.CPU.Reset()
 	m.CPU.Bus = (*bus)(m)
-	m.nextChar = firstChar
-	m.actAt = never
-	m.raisedAt = never
-	m.remap()
+	m.derive()
 	return m, nil
+}
+
+// derive works the board's machinery out again from what inspect reads, as
+// it stands between calls, once the video has been brought up to the
+// machine's tick (settle): the memory map; the next character clock, the
+// first on or after the tick, the clock falling on the ticks 3, 7, 11 ...
+// (firstChar); the Gate Array's due action, done a quarter into the
+// character that made it due (char), so a quarter past the last clock the
+// video ran; and the Gate Array's cached colours. No raise made so far can
+// be the one an acknowledge still to come hears, and the interrupt line is
+// looked at again at the next instruction's end. Writing cpu.tick so moves
+// the video's clock with it, rather than running it to the new tick.
+func (m *CPC) derive() {
+	m.remap()
+	t := m.CPU.Tick
+	m.nextChar = t + (firstChar-t)&3
+	m.actAt = never
+	if m.GA.Due != gatearray.None {
+		m.actAt = m.nextChar - 4 + 1
+	}
+	m.raisedAt = never
+	m.quietUntil = 0
+	m.GA.Invalidate()
 }
 
 // firstChar is the tick of the first character clock. The Gate Array

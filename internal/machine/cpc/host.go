@@ -37,22 +37,24 @@ func (m *CPC) InspectRoot() any { return m }
 // the machine's tick.
 func (m *CPC) BeforeInspect() { m.settle() }
 
-// Validate refuses a RAM configuration other than 0 on a 64K machine,
-// which has no PAL (IS-6).
+// Validate refuses what set may not leave in the board (IS-6): a RAM
+// configuration other than 0 on a 64K machine, which has no PAL, and a
+// manufacturer past the three links PPI port B reads it from (cpctech,
+// "8255 PPI": bits 3-1).
 func (m *CPC) Validate() error {
 	if len(m.RAM) < 0x20000 && m.MMR&0x3F != 0 {
-		return fmt.Errorf("mmr is &%02X; a %s has no PAL, and its RAM configuration is 0", m.MMR, m.Model)
+		return fmt.Errorf("mmr is &%02X; a %s has no PAL, and its RAM configuration is 0 alone: bits 5-0 clear, as in &00 or &C0", m.MMR, m.Model)
+	}
+	if m.Manufacturer > 7 {
+		return fmt.Errorf("manufacturer is %d; three links give 0 to 7", m.Manufacturer)
 	}
 	return nil
 }
 
-// AfterSet works the memory map out again, and the Gate Array's colours,
-// after a set (IS-10).
-func (m *CPC) AfterSet(path string) {
-	m.remap()
-	m.GA.Invalidate()
-	m.quietUntil = 0
-}
+// AfterSet works the board's machinery out again after every write of a
+// set or a restore (IS-10): the memory map, the video's place against the
+// tick, and the Gate Array's colours (derive).
+func (m *CPC) AfterSet(path string) { m.derive() }
 
 var (
 	_ machine.Memory      = (*CPC)(nil)

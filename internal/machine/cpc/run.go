@@ -87,6 +87,9 @@ func (m *CPC) nextAction() uint64 {
 	default:
 		chars = r0 - c0 + 1 + r2 + w
 	}
+	if chars <= 0 {
+		return 0 // a sync counter set past its width
+	}
 	return m.nextChar + 4*uint64(chars)
 }
 

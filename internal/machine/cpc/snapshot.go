@@ -5,6 +5,7 @@ import (
 
 	"colophon/internal/chip/gatearray"
 	"colophon/internal/chip/ppi"
+	"colophon/internal/chip/psg"
 	"colophon/internal/media/sna"
 )
 
@@ -29,6 +30,7 @@ func (m *CPC) Snapshot() ([]byte, error) {
 		PSG:       sna.CPCPSG{Selected: m.PSG.Selected & 0x0F, ChipSelected: m.PSG.ChipSelected, Registers: m.PSG.Registers},
 		RAM:       m.RAM,
 	}
+	m.settle()
 	g := &m.GA
 	s.GateArray.Pen = g.Pen
 	if g.Pen == gatearray.Border {
@@ -36,10 +38,13 @@ func (m *CPC) Snapshot() ([]byte, error) {
 	}
 	s.GateArray.Inks = g.Inks
 	s.GateArray.MultiConfig = m.rmr()
-	m.presentPortB()
-	a, _ := m.PPI.Read(ppi.PortA)
-	b, _ := m.PPI.Read(ppi.PortB)
-	s.PPI = sna.CPCPPI{A: a, B: b, C: m.PPI.Output[ppi.PortC], Control: m.PPI.Control}
+	// Ports A and B as the processor would read them, port B with the
+	// board's levels on it, from a copy: saving changes nothing.
+	p := m.PPI
+	p.SetInput(ppi.PortB, m.portB())
+	a, _ := p.Read(ppi.PortA)
+	b, _ := p.Read(ppi.PortB)
+	s.PPI = sna.CPCPPI{A: a, B: b, C: p.Output[ppi.PortC], Control: p.Control}
 	return sna.WriteCPC(s)
 }
 
@@ -58,7 +63,8 @@ func (m *CPC) rmr() byte {
 
 // Load builds a machine at power-on and loads a snapshot into it, once its
 // firmware is fitted (spec, "What it answers"): versions 1, 2 and 3 are
-// read. The machine's tick counts from the snapshot.
+// read. The machine's tick counts from the snapshot, and its video stands
+// as standVideo leaves it.
 func Load(cfg Config, b []byte) (*CPC, error) {
 	s, err := sna.ReadCPC(b)
 	if err != nil {
@@ -91,8 +97,11 @@ func Load(cfg Config, b []byte) (*CPC, error) {
 	g.Mode, g.ModePending = rmr&3, rmr&3
 	g.LowerROM = rmr&0x04 == 0
 	g.UpperROM = rmr&0x08 == 0
-	g.Invalidate()
-	m.MMR = 0xC0 | s.RAMConfig&0x3F
+	// A 64K machine has no PAL to hold a RAM configuration, and keeps its
+	// own 0 whatever the file says.
+	if len(m.RAM) >= 0x20000 {
+		m.MMR = 0xC0 | s.RAMConfig&0x3F
+	}
 	m.UpperROM = s.UpperROM
 
 	m.CRTC.Select(s.CRTC.Selected)
@@ -103,29 +112,113 @@ func Load(cfg Config, b []byte) (*CPC, error) {
 	}
 	m.CRTC.Select(sel)
 
+	// The format keeps ports A and B as the processor reads them, the
+	// levels on their pins where they are inputs, and port C as its latch
+	// (cpctech SNA, notes 6 to 8). An input port's latch is not kept; it
+	// is taken as the mode word leaves it, clear.
 	m.PPI.Control = s.PPI.Control | ppi.ModeSet
-	m.PPI.Output = [3]byte{s.PPI.A, s.PPI.B, s.PPI.C}
-	m.PPI.Input[ppi.PortA] = s.PPI.A
+	m.PPI.Output[ppi.PortC] = s.PPI.C
+	for port, v := range [2]byte{s.PPI.A, s.PPI.B} {
+		if m.PPI.InputMask(port) == 0 {
+			m.PPI.Output[port] = v
+		}
+	}
 
 	m.PSG.Selected = s.PSG.Selected & 0x0F
 	m.PSG.ChipSelected = s.PSG.ChipSelected
-	m.PSG.Registers = s.PSG.Registers
+	for r, v := range s.PSG.Registers {
+		m.PSG.Registers[r] = v & psg.Masks[r]
+	}
+	// The levels the PSG and the board put on the PPI's pins, as the last
+	// access to the PPI left them: port A's are what the PSG drives while
+	// asked to read, which the file holds where port A is an input.
+	m.PSG.PortAInput = m.keyLine(m.pins(ppi.PortC) & 0x0F)
+	m.PPI.Input[ppi.PortA] = 0xFF
+	if psg.Function(m.pins(ppi.PortC)>>6) == psg.Read {
+		m.PPI.Input[ppi.PortA], _ = m.PSG.Read()
+	}
+	if m.PPI.InputMask(ppi.PortA) != 0 {
+		m.PPI.Input[ppi.PortA] = s.PPI.A
+	}
 
 	if v3 := s.V3; v3 != nil {
 		m.Motor = v3.FDCMotor&1 != 0
-		m.CRTC.C0, m.CRTC.C4, m.CRTC.C9 = v3.CRTCC0, v3.CRTCC4&0x7F, v3.CRTCC9&0x1F
-		m.CRTC.HSync = v3.CRTCFlags&0x02 != 0
-		m.CRTC.VSync = v3.CRTCFlags&0x01 != 0
-		m.CRTC.Adjusting = v3.CRTCFlags&0x80 != 0
-		m.CRTC.C3l, m.CRTC.C3h, m.CRTC.C5 = v3.CRTCHSync, v3.CRTCVSync, v3.CRTCAdjust
-		g.R52 = v3.GAR52 & 0x3F
-		g.INT = v3.IntRequest&1 != 0
-		// The format counts the HSYNCs since the VSYNC began, 0 for none;
-		// the Gate Array here counts those still to come before its check.
-		if d := v3.GAVSyncDelay; d == 1 {
-			g.HSyncsToGo = 1
+	}
+	m.standVideo(s.V3)
+	m.presentPortB()
+	m.derive()
+	return m, nil
+}
+
+// standVideo puts the video where a snapshot leaves it. Version 1 says
+// nothing of where the 6845 stands in its frame, nor of the Gate Array's
+// interrupt counter, its syncs, or the monitor's beam; but the Gate Array's
+// frame check, two HSYNCs into each VSYNC, sets R52 to 0 whatever it held
+// (Compendium ch. 27.3.2), so a machine whose 6845 has made whole frames
+// with the same registers stands at the same place at the head of each:
+// its counters at 0 with the address from R12/R13, R52 where the lines
+// since the check leave it, the monitor's beam where the syncs leave it.
+// That is where a machine loaded from version 1 stands, found by running
+// the video alone, the processor still, for two frames from power-on, the
+// monitor painting the snapshot's screen on the way (each bounded, as a
+// run by frames is, by twice a standard frame). No interrupt is requested:
+// the format holds none.
+//
+// Version 3 holds the 6845's counters, R52, the request and the frame
+// check's progress (cpctech SNA, version 3): the video runs on from the
+// head of the frame to the character its counters name, and takes the
+// Gate Array's from the file. Counters no frame of these registers reaches
+// are set as they are.
+func (m *CPC) standVideo(v3 *sna.CPCSnapshotV3) {
+	const limit = 2 * TicksPerFrame / 4 // characters in two standard frames
+	c := &m.CRTC
+	for range 2 {
+		m.runVideo(limit, func() bool { return c.C0 == 0 && c.C4 == 0 && c.C9 == 0 && !c.Adjusting })
+	}
+	m.GA.INT = false
+	m.Monitor.Frames = 0
+	if v3 == nil {
+		return
+	}
+	c0, c4, c9 := v3.CRTCC0, v3.CRTCC4&0x7F, v3.CRTCC9&0x1F
+	hsync, vsync, adjusting := v3.CRTCFlags&0x02 != 0, v3.CRTCFlags&0x01 != 0, v3.CRTCFlags&0x80 != 0
+	at := func() bool {
+		return c.C0 == c0 && c.C4 == c4 && c.C9 == c9 && c.HSync == hsync && c.VSync == vsync && c.Adjusting == adjusting
+	}
+	if !at() && !m.runVideo(limit, at) {
+		c.C0, c.C4, c.C9 = c0, c4, c9
+		c.HSync, c.VSync, c.Adjusting = hsync, vsync, adjusting
+		c.C3l, c.C3h, c.C5 = v3.CRTCHSync, v3.CRTCVSync, v3.CRTCAdjust
+	}
+	m.Monitor.Frames = 0
+	g := &m.GA
+	g.R52 = v3.GAR52 & 0x3F
+	g.INT = v3.IntRequest&1 != 0
+	// The format counts the HSYNCs since the VSYNC began, 1 or 2, or 0 for
+	// none; the Gate Array here counts those still to come before its
+	// check, as the video left them where the file says none.
+	switch v3.GAVSyncDelay {
+	case 1:
+		g.HSyncsToGo = 1
+	case 2:
+		g.HSyncsToGo = 0
+	}
+}
+
+// runVideo runs the video alone, a character clock at a time, until done
+// reports true after one, or for n characters; it reports whether done
+// did. The Gate Array's interrupt generator acts a quarter into each
+// character, as the processor's clock would have it, but where done stops
+// the run the action due in that character is left due.
+func (m *CPC) runVideo(n int, done func() bool) bool {
+	for range n {
+		m.clock()
+		if done() {
+			return true
+		}
+		if m.GA.Due != gatearray.None {
+			m.GA.Act()
 		}
 	}
-	m.remap()
-	return m, nil
+	return false
 }
