@@ -38,20 +38,21 @@ test:
 roms: $(BIN)/colophon
 	$(BIN)/colophon roms fetch --dir $(ROMS)
 
-# One initialize and one ping, written to the server's standard input as a
-# client would write them, and its answers as it gives them.
-INITIALIZE := {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"make demo","version":"0"}}}
-INITIALIZED := {"jsonrpc":"2.0","method":"notifications/initialized"}
-PING := {"jsonrpc":"2.0","id":2,"method":"ping"}
+# The demo boots a machine through the real MCP server, end to end: a small
+# client (test/demo) starts bin/colophon-mcp on the firmware directory and
+# writes JSON-RPC to it as a client would, initialize, machine_open
+# spectrum48, run, type p2+2 and ENTER, monitor; it writes monitor's
+# picture to $(DEMO_PNG) and says where.
+DEMO_PNG := $(BIN)/demo-spectrum48.png
 
 demo: build roms
 	@echo
 	@echo "== the build"
 	$(BIN)/colophon-mcp --version
 	@echo
-	@echo "== colophon-mcp over stdio: initialize, then ping"
-	@printf '%s\n' '$(INITIALIZE)' '$(INITIALIZED)' '$(PING)' | sed 's/^/-> /'
-	@printf '%s\n' '$(INITIALIZE)' '$(INITIALIZED)' '$(PING)' | $(BIN)/colophon-mcp --roms $(ROMS) | sed 's/^/<- /'
+	@echo "== colophon-mcp over stdio: a spectrum48 typing p2+2"
+	@rm -f $(DEMO_PNG)
+	$(GO) run ./test/demo --server $(BIN)/colophon-mcp --roms $(ROMS) --out $(DEMO_PNG)
 
 # Only the packages that have benchmarks, so the rest are not compiled for
 # nothing.

@@ -11,7 +11,6 @@
 // roms/ beside this program and then ./roms; a file is read only when a
 // machine that needs it is opened. --version prints the build's name, which
 // the server also gives as its version in the answer to initialize.
-//
 package main
 
 import (
@@ -29,6 +28,7 @@ import (
 
 	"colophon/internal/build"
 	"colophon/internal/firmware"
+	"colophon/internal/host"
 	"colophon/internal/server"
 )
 
@@ -71,7 +71,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fmt.Fprintf(stderr, "colophon-mcp %s: firmware from %s\n", build.Name(), strings.Join(dirs, ", "))
 
 	t := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopCloser{stdout}}
-	err := server.New(server.Options{}).Serve(ctx, t)
+	h := host.New(host.Options{Firmware: firmware.Loader{Dirs: dirs, Fit: firmware.Exact}, Build: build.Name()})
+	err := server.New(server.Options{Host: h}).Serve(ctx, t)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "colophon-mcp: %v\n", err)
 		return 1

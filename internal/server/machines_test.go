@@ -1,16 +1,13 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"reflect"
-	"strings"
 	"testing"
 )
 
-// TestMachineListEmpty: with no host behind the server, no machine can be
-// stood up, and machine_list says none stands, in every revision.
+// TestMachineListEmpty: before any machine is stood up, machine_list says
+// none stands, in every revision.
 func TestMachineListEmpty(t *testing.T) {
 	const want = `{"machines":[]}`
 	for _, rev := range revisions {
@@ -38,38 +35,33 @@ func TestMachineListEmpty(t *testing.T) {
 	}
 }
 
-// TestMachineListFromHost: machine_list answers what the host lists, in its
-// order, with an empty list of states where a machine has none, and says
-// why when the host cannot list them.
-func TestMachineListFromHost(t *testing.T) {
-	machines := []MachineSummary{
-		{Handle: "m2", Machine: "spectrum48", Tick: 69888 * 128, States: []string{"s1", "s2"}},
-		{Handle: "m1", Machine: "cpc6128", Tick: 79872 * 78},
+// TestW10MachineList: machine_list names the machines standing in the
+// order they were stood up, each with its tick once what was asked of it
+// before is done, and an empty list of states; a machine put away is gone.
+func TestW10MachineList(t *testing.T) {
+	w := machineWire(t)
+	spectrum := w.open("spectrum48")
+	cpc := w.open("cpc6128")
+	w.tool("run", args{"handle": cpc, "ticks": 79872 * 78}, nil)
+	w.tool("run", args{"handle": spectrum, "ticks": 69888}, nil)
+	text := w.tool("machine_list", nil, nil)
+	// The Spectrum's run ends on the first end of an instruction at or
+	// past its ticks, as the CPC's does; their ticks are what run said.
+	var list MachineList
+	json.Unmarshal([]byte(text), &list)
+	if len(list.Machines) != 2 || list.Machines[0].Handle != spectrum || list.Machines[1].Handle != cpc {
+		t.Fatalf("machine_list answered %s, want %s then %s", text, spectrum, cpc)
 	}
-	w := dial(t, New(Options{Build: testBuild, Machines: func(context.Context) ([]MachineSummary, error) {
-		return machines, nil
-	}}))
-	mustResult(t, "initialize", w.initialize("2025-11-25"))
-	res := mustResult(t, "tools/call", w.call("tools/call", map[string]any{"name": "machine_list"}))
-	// The text is the answer's JSON as the server wrote it, in its order.
-	got := res["content"].([]any)[0].(map[string]any)["text"]
-	const want = `{"machines":[{"handle":"m2","machine":"spectrum48","tick":8945664,"states":["s1","s2"]},{"handle":"m1","machine":"cpc6128","tick":6230016,"states":[]}]}`
-	if got != want {
-		t.Errorf("machine_list answered %s, want %s", got, want)
+	if m := list.Machines[0]; m.Machine != "spectrum48" || m.Tick < 69888 || m.Tick > 69888+23 || !reflect.DeepEqual(m.States, []string{}) {
+		t.Errorf("the Spectrum is listed as %+v", m)
 	}
-	var wantValue any
-	json.Unmarshal([]byte(want), &wantValue)
-	if !reflect.DeepEqual(res["structuredContent"], wantValue) {
-		t.Errorf("structured content %v, want %s", res["structuredContent"], want)
+	if m := list.Machines[1]; m.Machine != "cpc6128" || m.Tick < 79872*78 || m.Tick > 79872*78+24 {
+		t.Errorf("the CPC is listed as %+v", m)
 	}
-
-	w = dial(t, New(Options{Build: testBuild, Machines: func(context.Context) ([]MachineSummary, error) {
-		return nil, errors.New("the host is closing")
-	}}))
-	mustResult(t, "initialize", w.initialize("2025-11-25"))
-	res = mustResult(t, "tools/call", w.call("tools/call", map[string]any{"name": "machine_list"}))
-	if text := refusalText(t, res); !strings.Contains(text, "the host is closing") {
-		t.Errorf("machine_list refused with %q, which does not say why", text)
+	w.tool("machine_close", args{"handle": spectrum}, nil)
+	w.tool("machine_list", nil, &list)
+	if len(list.Machines) != 1 || list.Machines[0].Handle != cpc {
+		t.Errorf("after closing %s, machine_list answered %+v", spectrum, list)
 	}
 }
 

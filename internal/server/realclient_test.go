@@ -6,10 +6,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"colophon/internal/shared"
 )
 
 // serverCommand is the command the real clients drive: the product itself.
 const serverCommand = "colophon/cmd/colophon-mcp"
+
+// cliCommand is the emulator's command line, whose screenshots the clients
+// hold monitor's pictures to.
+const cliCommand = "colophon/cmd/colophon"
 
 // clientsDir holds the Node test and the npm packages it pins.
 var clientsDir = filepath.Join("..", "..", "test", "clients")
@@ -17,7 +23,11 @@ var clientsDir = filepath.Join("..", "..", "test", "clients")
 // TestRealClients builds the server and has the MCP TypeScript SDK, from
 // npm, drive it over stdio in both eras: @modelcontextprotocol/sdk opening
 // with initialize in 2025-11-25 and in 2025-06-18, and
-// @modelcontextprotocol/client pinned to 2026-07-28 (test/clients).
+// @modelcontextprotocol/client pinned to 2026-07-28 (test/clients). In each
+// it opens a spectrum48 and a cpc6128, types p2+2 and PRINT 2+2, holds
+// monitor's PNG to the colophon command line's screenshot of the same
+// typing, byte for byte, and replays each machine's journal to the same
+// machine.
 //
 // It needs node, and the packages installed by npm ci in test/clients.
 // Under CI=true, where they are promised, it fails without them; anywhere
@@ -56,9 +66,18 @@ func TestRealClients(t *testing.T) {
 		t.Fatalf("the server built names itself %s, want %s", got, testBuild)
 	}
 
+	// The emulator's command line, whose screenshots monitor's pictures
+	// must equal, and the firmware both read.
+	roms := shared.TestPath(t, "roms")
+	cli := filepath.Join(t.TempDir(), "colophon")
+	if out, err := exec.Command(goTool, "build", "-o", cli, cliCommand).CombinedOutput(); err != nil {
+		t.Fatalf("building %s: %v\n%s", cliCommand, err, out)
+	}
+
 	cmd := exec.Command(node, "--test", "--test-reporter=spec", "stdio.test.mjs")
 	cmd.Dir = clientsDir
-	cmd.Env = append(os.Environ(), "COLOPHON_MCP="+bin, "COLOPHON_MCP_BUILD="+testBuild)
+	cmd.Env = append(os.Environ(), "COLOPHON_MCP="+bin, "COLOPHON_MCP_BUILD="+testBuild,
+		"COLOPHON="+cli, "COLOPHON_ROMS="+roms)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("node --test stdio.test.mjs in test/clients: %v\n%s", err, out)

@@ -41,6 +41,7 @@ func negotiate(asked string) string {
 // the revisions the server speaks before the SDK sees it.
 type revisionTransport struct {
 	inner mcp.Transport
+	door  *door // hands the tool calls over in order; nil for none
 }
 
 // Connect connects the inner transport and wraps its connection.
@@ -49,7 +50,7 @@ func (t *revisionTransport) Connect(ctx context.Context) (mcp.Connection, error)
 	if err != nil {
 		return nil, err
 	}
-	rc := &revisionConn{inner: c, pending: make(map[jsonrpc.ID]string)}
+	rc := &revisionConn{inner: c, pending: make(map[jsonrpc.ID]string), door: t.door}
 	rc.answered = sync.NewCond(&rc.mu)
 	return rc, nil
 }
@@ -111,6 +112,7 @@ func (t *revisionTransport) SupportsProtocolVersion(v string) bool {
 // a batch, each request in it held to the rules above.
 type revisionConn struct {
 	inner mcp.Connection
+	door  *door
 
 	mu sync.Mutex
 	// opened is the revision initialize opened the connection in, or "".
@@ -153,6 +155,9 @@ func (c *revisionConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		}
 		refusal := c.admit(req)
 		if refusal == nil {
+			if req.Method == "tools/call" && c.door != nil {
+				c.door.enter(ctx, req.ID)
+			}
 			return req, nil
 		}
 		if err := c.inner.Write(ctx, &jsonrpc.Response{ID: req.ID, Error: refusal}); err != nil {
@@ -256,6 +261,9 @@ func (c *revisionConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	delete(c.pending, resp.ID)
 	c.answered.Broadcast()
 	c.mu.Unlock()
+	if c.door != nil {
+		c.door.answered(resp.ID)
+	}
 	return err
 }
 
@@ -265,6 +273,9 @@ func (c *revisionConn) Close() error {
 	c.closed = true
 	c.answered.Broadcast()
 	c.mu.Unlock()
+	if c.door != nil {
+		c.door.close()
+	}
 	return c.inner.Close()
 }
 
@@ -301,6 +312,10 @@ func (c *revisionConn) cancelled(params json.RawMessage) {
 	delete(c.pending, id)
 	c.answered.Broadcast()
 	c.mu.Unlock()
+	// A call cancelled before it reached its tool may never line up.
+	if c.door != nil {
+		c.door.answered(id)
+	}
 }
 
 // SessionID is the inner connection's.

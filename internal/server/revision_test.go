@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -283,34 +282,40 @@ func TestMalformedRevision(t *testing.T) {
 
 // TestAnswersOutliveInput: a client that writes its requests and closes its
 // input, as a shell pipe does, gets every answer, even one still being
-// worked out when its input ends (go-sdk issue #1061 drops them).
+// worked out when its input ends (go-sdk issue #1061 drops them): here a
+// run of 1500 frames.
 func TestAnswersOutliveInput(t *testing.T) {
-	release := make(chan struct{})
-	s := New(Options{Build: testBuild, Machines: func(context.Context) ([]MachineSummary, error) {
-		<-release // still working as the input ends
-		return nil, nil
-	}})
-	w := dial(t, s)
+	w := dial(t, New(Options{Build: testBuild, Host: romsHost(t)}))
+	// Read as the answers come, as a pipe's buffer would take them, so
+	// that the server is never held up writing.
+	lines := make(chan []string)
+	go func() { lines <- w.recvAll() }()
 	w.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"wire-test","version":"1"}}}`)
 	w.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	w.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"machine_list"}}`)
+	w.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"machine_open","arguments":{"machine":"spectrum48"}}}`)
 	w.send(`{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2024-11-05"}}}`)
-	w.send(`{"jsonrpc":"2.0","id":4,"method":"ping"}`)
+	w.send(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"run","arguments":{"handle":"m1","frames":1500}}}`)
+	w.send(`{"jsonrpc":"2.0","id":5,"method":"ping"}`)
 	w.closeInput()
-	close(release)
 
 	answered := map[float64]reply{}
-	for _, line := range w.recvAll() {
+	for _, line := range <-lines {
 		r := decodeReply(t, line)
 		answered[r.ID.(float64)] = r
 	}
 	mustResult(t, "initialize", answered[1])
-	if list := mustResult(t, "machine_list", answered[2]); list["isError"] == true {
-		t.Errorf("machine_list refused: %v", list)
+	if open := mustResult(t, "machine_open", answered[2]); open["isError"] == true {
+		t.Errorf("machine_open refused: %v", open)
 	}
 	mustError(t, "tools/list in 2024-11-05", answered[3], mcp.CodeUnsupportedProtocolVersion)
-	mustResult(t, "ping", answered[4])
-	if len(answered) != 4 {
-		t.Errorf("%d answers, want 4", len(answered))
+	run := mustResult(t, "run", answered[4])
+	if run["isError"] == true {
+		t.Errorf("run refused: %v", run)
+	} else if got := run["structuredContent"].(map[string]any)["frames"]; got != 1500.0 {
+		t.Errorf("the run retraced %v frames, want 1500", got)
+	}
+	mustResult(t, "ping", answered[5])
+	if len(answered) != 5 {
+		t.Errorf("%d answers, want 5", len(answered))
 	}
 }

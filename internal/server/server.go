@@ -13,17 +13,25 @@
 //     the build");
 //   - the instructions an agent reads first (instructions.go);
 //   - a seam for the tools, which checks arguments so that a wrong kind is
-//     refused with its name and missing ones are listed (tool.go).
+//     refused with its name and missing ones are listed (tool.go);
+//   - a door that hands the client's tool calls to the host one at a time,
+//     in the order they came, so that requests to one machine run in that
+//     order though the SDK runs each call on a goroutine of its own
+//     (door.go).
 //
-// Each tool is a thin adapter: decode its arguments, ask the host, encode
-// the answer.
+// Each tool is a thin adapter onto internal/host (tools.go): decode its
+// arguments, ask the host, encode the answer. The descriptions an agent
+// reads for each tool are in descriptions.go.
 package server
 
 import (
 	"context"
 	"errors"
+	"sync"
+	"sync/atomic"
 
 	"colophon/internal/build"
+	"colophon/internal/host"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -39,10 +47,10 @@ type Options struct {
 	// program's own.
 	Build string
 
-	// Machines lists the machines standing, for machine_list, in the order
-	// the host keeps them. Nil means there is no host behind the server yet:
-	// nothing can stand a machine up, so none stands.
-	Machines func(context.Context) ([]MachineSummary, error)
+	// Host holds the machines the tools stand up and drive. Nil means a
+	// host of its own that reads firmware from nowhere: machines can be
+	// asked for, and each is refused naming the firmware it lacks.
+	Host *host.Host
 }
 
 // A Server is one colophon-mcp server. It serves one client at a time.
@@ -50,7 +58,11 @@ type Server struct {
 	impl    *mcp.Implementation
 	mcp     *mcp.Server
 	opts    Options
+	host    *host.Host
 	serving chan struct{} // holds a token while a client is served
+	// door hands the client's tool calls over one at a time, in the order
+	// they came (see door); it is the connection's while one is served.
+	door atomic.Pointer[door]
 }
 
 // New builds a server with its tools.
@@ -58,10 +70,14 @@ func New(opts Options) *Server {
 	if opts.Build == "" {
 		opts.Build = build.Name()
 	}
+	if opts.Host == nil {
+		opts.Host = host.New(host.Options{Build: opts.Build})
+	}
 	impl := &mcp.Implementation{Name: Name, Title: "Colophon", Version: opts.Build}
 	s := &Server{
 		impl: impl,
 		opts: opts,
+		host: opts.Host,
 		mcp: mcp.NewServer(impl, &mcp.ServerOptions{
 			Instructions: Instructions,
 			// The revisions the spec's "What it answers" names, newest
@@ -77,7 +93,7 @@ func New(opts Options) *Server {
 		}),
 		serving: make(chan struct{}, 1),
 	}
-	s.mcp.AddReceivingMiddleware(s.nameTheBuild)
+	s.mcp.AddReceivingMiddleware(s.nameTheBuild, s.inOrder)
 	s.addTools()
 	return s
 }
@@ -95,7 +111,26 @@ func (s *Server) Serve(ctx context.Context, t mcp.Transport) error {
 	default:
 		return ErrBusy
 	}
-	return s.mcp.Run(ctx, &revisionTransport{inner: t})
+	d := newDoor()
+	s.door.Store(d)
+	defer s.door.Store(nil)
+	return s.mcp.Run(ctx, &revisionTransport{inner: t, door: d})
+}
+
+// inOrder is receiving middleware that tells the door when a tool call has
+// taken its place in line at the host, or has been answered without, so
+// that the door hands over the next (see door).
+func (s *Server) inOrder(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		d := s.door.Load()
+		if method != "tools/call" || d == nil {
+			return next(ctx, method, req)
+		}
+		var once sync.Once
+		leave := func() { once.Do(d.leave) }
+		defer leave()
+		return next(host.WithArrival(ctx, leave), method, req)
+	}
 }
 
 // namesTheBuild reports whether the answer to method carries the server's

@@ -155,7 +155,7 @@ func addContentTool[In, Out any](s *mcp.Server, t *mcp.Tool, h contentHandler[In
 		if err != nil {
 			return refusal(err), nil
 		}
-		data, err := json.Marshal(answer)
+		data, err := marshalAnswer(answer)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: writing its answer: %w", name, err)
 		}
@@ -211,4 +211,16 @@ func kindOfGo(t reflect.Type) string {
 		return fmt.Sprintf("an integer from 0 that fits %d bits", t.Bits())
 	}
 	return "JSON of Go type " + t.String()
+}
+
+// marshalAnswer writes an answer as JSON, with & kept as & rather than
+// \u0026, so that an address reads &BB06 in the text a model is shown.
+func marshalAnswer(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }

@@ -14,6 +14,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as LegacyStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -22,6 +26,11 @@ import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/clien
 
 const server = process.env.COLOPHON_MCP;
 const expectedBuild = process.env.COLOPHON_MCP_BUILD;
+// The emulator's command line, whose screenshots monitor must equal, and
+// the firmware directory both are started with. Without them the machines
+// are not stood up, and the test says so.
+const colophon = process.env.COLOPHON;
+const roms = process.env.COLOPHON_ROMS;
 const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 const PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
 
@@ -112,13 +121,110 @@ async function checkTools(client, rec) {
   const { tools } = await client.listTools();
   const list = tools.find((t) => t.name === 'machine_list');
   assert.ok(list, `no machine_list among ${tools.map((t) => t.name)}`);
+  for (const name of ['machine_open', 'machine_close', 'run', 'step', 'call', 'inspect', 'set', 'peek', 'poke', 'type', 'monitor', 'journal']) {
+    assert.ok(tools.some((t) => t.name === name), `no ${name} among ${tools.map((t) => t.name)}`);
+  }
   assert.equal(list.inputSchema.type, 'object');
   assert.doesNotMatch(JSON.stringify(tools), /"format"\s*:/, 'a schema names a format');
   checkServerInfo(rec.resultOf('tools/list'), 'tools/list');
 }
 
+// The machines each era stands up, and what the test types at each: what
+// the spec's tests type (KEY-15), after the frames the command line waits
+// before typing, run as the command line counts them, in ticks (KEY-19).
+const machines = [
+  { name: 'spectrum48', ticks: 128 * 69888, text: 'p2+2\n', cli: 'p2+2\\n' },
+  { name: 'cpc6128', ticks: 78 * 79872, text: 'PRINT 2+2\n', cli: 'PRINT 2+2\\n' },
+];
+
+// call calls a tool, fails if it is refused, and returns its result.
+async function call(client, name, args) {
+  const result = await client.callTool({ name, arguments: args });
+  assert.notEqual(result.isError, true, `${name} ${JSON.stringify(args)} refused: ${JSON.stringify(result.content)}`);
+  return result;
+}
+
+// screenshot is the command line's picture of the same typing:
+// colophon boot --machine NAME --type TEXT --screenshot F.
+function screenshot(machine) {
+  const file = join(mkdtempSync(join(tmpdir(), 'colophon-shot-')), `${machine.name}.png`);
+  execFileSync(colophon, ['boot', '--machine', machine.name, '--roms', roms, '--type', machine.cli, '--screenshot', file]);
+  return readFileSync(file);
+}
+
+// picture calls monitor and returns its JSON and its PNG.
+async function picture(client, handle) {
+  const result = await call(client, 'monitor', { handle });
+  assert.equal(result.content.length, 2, 'monitor answers its JSON and its picture');
+  const [json, image] = result.content;
+  assert.equal(json.type, 'text');
+  assert.equal(image.type, 'image');
+  assert.equal(image.mimeType, 'image/png');
+  return { json: result.structuredContent, png: Buffer.from(image.data, 'base64') };
+}
+
+// standsAs holds two machines to each other: their fields, their memory as
+// the processor reads it, and their picture.
+async function standsAs(client, a, b, what) {
+  const fa = await call(client, 'inspect', { handle: a });
+  const fb = await call(client, 'inspect', { handle: b });
+  assert.deepEqual(fb.structuredContent.value, fa.structuredContent.value, `${what}: fields`);
+  for (let addr = 0; addr < 0x10000; addr += 4096) {
+    const pa = await call(client, 'peek', { handle: a, address: addr, length: 4096 });
+    const pb = await call(client, 'peek', { handle: b, address: addr, length: 4096 });
+    assert.equal(pb.structuredContent.bytes, pa.structuredContent.bytes, `${what}: memory from ${addr}`);
+  }
+  assert.ok((await picture(client, a)).png.equals((await picture(client, b)).png), `${what}: picture`);
+}
+
+// checkMachines stands each machine up, types at it, and holds monitor's
+// PNG to the command line's screenshot of the same typing, byte for byte;
+// then replays the machine's journal into a new machine and holds the two
+// to each other (J-6).
+async function checkMachines(client) {
+  if (!colophon || !roms) {
+    throw new Error('COLOPHON and COLOPHON_ROMS must name the colophon binary and the firmware directory');
+  }
+  for (const machine of machines) {
+    const opened = await call(client, 'machine_open', { machine: machine.name });
+    const handle = opened.structuredContent.handle;
+    assert.ok(opened.structuredContent.files.every((f) => f.path.startsWith('/') && /^[0-9a-f]{64}$/.test(f.sha256)));
+    const run = await call(client, 'run', { handle, ticks: machine.ticks });
+    assert.equal(run.structuredContent.stop, 'done');
+    const typed = await call(client, 'type', { handle, text: machine.text });
+    assert.ok(typed.structuredContent.ticks > 0);
+    const shown = await picture(client, handle);
+    assert.equal(shown.json.machine, machine.name);
+    assert.equal(shown.json.tick, typed.structuredContent.tick);
+    assert.ok(shown.png.equals(screenshot(machine)), `${machine.name}: monitor's PNG is not the command line's screenshot`);
+
+    // Replay the journal, page by page, into a new machine.
+    let start = 0;
+    const entries = [];
+    for (;;) {
+      const page = (await call(client, 'journal', { handle, start })).structuredContent;
+      entries.push(...page.entries);
+      if (page.next === undefined) break;
+      start = page.next;
+    }
+    assert.deepEqual(entries.map((e) => e.tool), ['machine_open', 'run', 'type']);
+    let replayed;
+    for (const e of entries) {
+      if (e.tool === 'machine_open') {
+        replayed = (await call(client, 'machine_open', e.arguments)).structuredContent.handle;
+      } else {
+        await call(client, e.tool, { ...e.arguments, handle: replayed });
+      }
+    }
+    await standsAs(client, handle, replayed, `${machine.name} replayed`);
+    for (const h of [handle, replayed]) {
+      await call(client, 'machine_close', { handle: h });
+    }
+  }
+}
+
 function legacyTransport() {
-  return new LegacyStdio({ command: server, args: ['--roms', 'roms'], stderr: 'inherit' });
+  return new LegacyStdio({ command: server, args: ['--roms', roms ?? 'roms'], stderr: 'inherit' });
 }
 
 for (const asked of ['2025-11-25', '2025-06-18']) {
@@ -142,6 +248,7 @@ for (const asked of ['2025-11-25', '2025-06-18']) {
 
       await checkTools(client, rec);
       await checkMachineList(client, rec);
+      await checkMachines(client);
 
       // A ping's answer names no build.
       await client.ping();
@@ -159,7 +266,7 @@ for (const asked of ['2025-11-25', '2025-06-18']) {
 class InPlaceStdio extends ModernStdio {}
 
 test('modern era: pinned to 2026-07-28', async () => {
-  const transport = new InPlaceStdio({ command: server, args: ['--roms', 'roms'], stderr: 'inherit' });
+  const transport = new InPlaceStdio({ command: server, args: ['--roms', roms ?? 'roms'], stderr: 'inherit' });
   const rec = record(transport);
   const client = new ModernClient(
     { name: 'colophon-real-client', version: '1.0.0' },
@@ -181,6 +288,7 @@ test('modern era: pinned to 2026-07-28', async () => {
 
     await checkTools(client, rec);
     await checkMachineList(client, rec);
+    await checkMachines(client);
 
     // Every request named its revision.
     for (const m of rec.sent.filter((m) => m.id !== undefined)) {

@@ -1,0 +1,129 @@
+package host
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Address is an address as a request gives it: a JSON number, or a string
+// in one of the forms the schema lists, &BB06, #BB06, 0xBB06 or decimal
+// digits (spec, "What it answers"; W-20). It is kept as given until the
+// machine it is for says how far addresses go.
+type Address string
+
+// ReadAddress is an address where a request reads memory, as peek does:
+// any form an Address takes, or cpu.sp or cpu.pc for the address the
+// register holds (W-21).
+type ReadAddress string
+
+// The registers a ReadAddress may name.
+const (
+	regSP = "cpu.sp"
+	regPC = "cpu.pc"
+)
+
+// UnmarshalJSON takes a number or a string, and keeps its text.
+func (a *Address) UnmarshalJSON(b []byte) error {
+	s, err := addressText(b)
+	*a = Address(s)
+	return err
+}
+
+// UnmarshalJSON takes a number or a string, and keeps its text.
+func (a *ReadAddress) UnmarshalJSON(b []byte) error {
+	s, err := addressText(b)
+	*a = ReadAddress(s)
+	return err
+}
+
+// addressText is the text of an address given in JSON: a string's
+// contents, or a number as written.
+func addressText(b []byte) (string, error) {
+	b = bytes.TrimSpace(b)
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		err := json.Unmarshal(b, &s)
+		return s, err
+	}
+	// A number is kept as written, a fraction or a sign and all, for
+	// parseAddress to refuse by the argument's name.
+	return string(b), nil
+}
+
+// parseAddress reads an address's text, in any of the forms an Address
+// takes, and holds it to at most last. arg names the argument in errors.
+func parseAddress(arg, text string, last uint32) (uint32, error) {
+	t := strings.TrimSpace(text)
+	digits, base := t, 10
+	switch {
+	case strings.HasPrefix(t, "&"), strings.HasPrefix(t, "#"):
+		digits, base = t[1:], 16
+	case strings.HasPrefix(t, "0x"), strings.HasPrefix(t, "0X"):
+		digits, base = t[2:], 16
+	}
+	if digits == "" || strings.ContainsAny(digits, "+-_ .") {
+		return 0, fmt.Errorf("argument %q is %q, which is no address: write &BB06, #BB06, 0xBB06 or decimal digits", arg, text)
+	}
+	v, err := strconv.ParseUint(digits, base, 32)
+	if err != nil {
+		return 0, fmt.Errorf("argument %q is %q, which is no address: write &BB06, #BB06, 0xBB06 or decimal digits", arg, text)
+	}
+	if v > uint64(last) {
+		return 0, fmt.Errorf("argument %q is %s, past %s, the last address here", arg, formatAddress(uint32(v)), formatAddress(last))
+	}
+	return uint32(v), nil
+}
+
+// formatAddress writes an address as the answers and the journal write
+// it: hexadecimal after &, four digits, and five past &FFFF, in a 6128's
+// second 64K (spec, "What it answers"; W-16, W-17).
+func formatAddress(a uint32) string {
+	if a > 0xFFFF {
+		return fmt.Sprintf("&%05X", a)
+	}
+	return fmt.Sprintf("&%04X", a)
+}
+
+// parseBytes reads bytes written as pairs of hexadecimal digits, as poke
+// takes them: "3E 01 C9", with spaces between pairs or none (W-19).
+func parseBytes(arg, text string) ([]byte, error) {
+	compact := strings.Join(strings.Fields(text), "")
+	if compact == "" {
+		return nil, fmt.Errorf("argument %q holds no bytes: write them as pairs of hex digits, such as \"3E 01 C9\"", arg)
+	}
+	if len(compact)%2 != 0 {
+		return nil, fmt.Errorf("argument %q has an odd number of hex digits; each byte is a pair, such as \"3E 01 C9\"", arg)
+	}
+	// Pairs must not be split by a space: "3 E01" is no pair.
+	for _, f := range strings.Fields(text) {
+		if len(f)%2 != 0 {
+			return nil, fmt.Errorf("argument %q splits a pair of hex digits at %q; each byte is a pair, such as \"3E 01 C9\"", arg, f)
+		}
+	}
+	out := make([]byte, len(compact)/2)
+	for i := range out {
+		v, err := strconv.ParseUint(compact[2*i:2*i+2], 16, 8)
+		if err != nil {
+			return nil, fmt.Errorf("argument %q: %q is not a pair of hex digits", arg, compact[2*i:2*i+2])
+		}
+		out[i] = byte(v)
+	}
+	return out, nil
+}
+
+// formatBytes writes bytes as pairs of capital hex digits, a space
+// between each: the form peek answers and the journal keeps (W-19).
+func formatBytes(b []byte) string {
+	var s strings.Builder
+	s.Grow(3 * len(b))
+	for i, v := range b {
+		if i > 0 {
+			s.WriteByte(' ')
+		}
+		fmt.Fprintf(&s, "%02X", v)
+	}
+	return s.String()
+}

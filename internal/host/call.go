@@ -1,0 +1,179 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"colophon/internal/inspect"
+	"colophon/internal/machine"
+)
+
+// CallArgs are call's arguments.
+type CallArgs struct {
+	Handle  string          `json:"handle" jsonschema:"the machine whose routine to call"`
+	Address Address         `json:"address" jsonschema:"where the routine begins, as the processor reads it"`
+	Values  json.RawMessage `json:"values,omitempty" jsonschema:"fields to write before the call, as set writes them: an object of paths and values, such as {\"cpu.a\": 65, \"cpu.h\": \"&C0\"}"`
+}
+
+type callEntry struct {
+	Address string          `json:"address"`
+	Values  json.RawMessage `json:"values,omitempty"`
+}
+
+// Call runs a routine the machine holds as its own CALL would (spec, "What
+// a machine holds", call; CALL-1 to CALL-10): the values given are written
+// first, as set writes them; the program counter is pushed where the stack
+// pointer stands; and the call ends when the processor comes back to that
+// address with the stack pointer where it was, between instructions. A
+// processor halted on HALT is halted there again. The call is held to the
+// ticks of 1500 standard frames, as a run is (A-5), and stops sooner at a
+// HALT that leaves interrupts disabled, as a run does.
+//
+// It is refused, with the machine as it was, inside a chain of prefixes,
+// which is no place between instructions, and where the return address
+// would be pushed under a ROM, where it would not read back (CALL-6,
+// CALL-7).
+func (h *Host) Call(ctx context.Context, a CallArgs) (Moved, error) {
+	return with(h, ctx, a.Handle, func(m *Machine) (Moved, error) {
+		cpu, err := m.processor()
+		if err != nil {
+			return Moved{}, err
+		}
+		mem, err := m.memory()
+		if err != nil {
+			return Moved{}, err
+		}
+		addr, err := parseAddress("address", string(a.Address), 0xFFFF)
+		if err != nil {
+			return Moved{}, err
+		}
+		if cpu.Prefix != 0 {
+			return Moved{}, fmt.Errorf("the processor stands inside a chain of prefixes (&%02X), which is no place between instructions: step 1 to finish the instruction, then call", cpu.Prefix)
+		}
+
+		// The values are written first, as set writes them (CALL-4);
+		// what they replace is kept, so that a call refused after them
+		// leaves the machine as it was.
+		var fs []inspect.Field
+		var given json.RawMessage
+		var undo []inspect.Field
+		pc := cpu.PC
+		if len(a.Values) > 0 {
+			if fs, given, err = decodeValues("values", a.Values); err != nil {
+				return Moved{}, err
+			}
+			if undo, err = m.leaves(fs); err != nil {
+				return Moved{}, err
+			}
+			if err := m.set(fs); err != nil {
+				return Moved{}, err
+			}
+		}
+		refuse := func(err error) (Moved, error) {
+			if undo != nil {
+				if uerr := m.set(undo); uerr != nil {
+					panic(fmt.Sprintf("host: taking back a refused call's values: %v", uerr))
+				}
+				cpu.PC = pc // which a value that ended HALT moved on
+			}
+			return Moved{}, err
+		}
+		if cpu.Prefix != 0 {
+			return refuse(fmt.Errorf("argument \"values\" leaves the processor inside a chain of prefixes (&%02X), which is no place to call from", cpu.Prefix))
+		}
+		sp, ret := cpu.SP, cpu.PC
+		hi, lo := sp-1, sp-2
+		for _, at := range []uint16{hi, lo} {
+			if s := mem.Source(at); s.ROM {
+				return refuse(fmt.Errorf("the stack pointer is &%04X, so the return address would be pushed at &%04X, where %s answers reads: it would not read back. Point cpu.sp at RAM (with values) to call from here",
+					sp, at, romName(m, s)))
+			}
+		}
+
+		tick := m.m.Tick()
+		t0, f0 := m.m.Tick(), m.m.Frames()
+		halted := cpu.Halted
+		// As CALL nn does it: the return address pushed high byte first,
+		// PC and WZ set to the routine (UM0080, CALL nn; MEMPTR).
+		cpu.Halted = false
+		mem.Poke(hi, uint8(ret>>8))
+		mem.Poke(lo, uint8(ret))
+		cpu.SP = lo
+		cpu.PC = uint16(addr)
+		cpu.WZ = uint16(addr)
+		cpu.Q, cpu.P, cpu.EI = 0, false, false
+
+		limit := machine.MaxFrames * m.m.StandardFrame()
+		var n uint64
+		stop := stopLimit
+		for m.m.Tick()-t0 < limit {
+			r := m.m.Step(1)
+			n += r.Instructions
+			if r.Stop != machine.Done {
+				stop = r.Stop.String()
+				break
+			}
+			if cpu.PC == ret && cpu.SP == sp {
+				stop = stopDone
+				// A processor halted on HALT is halted there again
+				// (CALL-3): PC stands on the HALT opcode, as it was.
+				cpu.Halted = halted
+				break
+			}
+		}
+		m.enter("call", tick, callEntry{Address: formatAddress(addr), Values: given})
+		return Moved{
+			Handle: m.handle, Ticks: m.m.Tick() - t0, Frames: m.m.Frames() - f0, Tick: m.m.Tick(),
+			Instructions: n, Stop: stop,
+		}, nil
+	})
+}
+
+// leaves reads the values the given paths hold now, leaf by leaf, so that
+// writing them back takes a set back whole.
+func (m *Machine) leaves(fs []inspect.Field) ([]inspect.Field, error) {
+	root, err := m.inspectRoot()
+	if err != nil {
+		return nil, err
+	}
+	var out []inspect.Field
+	for _, f := range fs {
+		v, err := inspect.Get(root, f.Path)
+		if err != nil {
+			return nil, fmt.Errorf("argument \"values\": %w", err)
+		}
+		out = append(out, flatten(f.Path, v)...)
+	}
+	return out, nil
+}
+
+// flatten turns a value as inspect.Get gives it into its leaves.
+func flatten(path string, v any) []inspect.Field {
+	switch x := v.(type) {
+	case inspect.Object:
+		var out []inspect.Field
+		for _, mem := range x {
+			out = append(out, flatten(path+"."+mem.Name, mem.Value)...)
+		}
+		return out
+	case []any:
+		var out []inspect.Field
+		for i, e := range x {
+			out = append(out, flatten(fmt.Sprintf("%s[%d]", path, i), e)...)
+		}
+		return out
+	}
+	return []inspect.Field{{Path: path, Value: v}}
+}
+
+// romName names a ROM for a person.
+func romName(m *Machine, s machine.Source) string {
+	switch {
+	case !m.kind.cpc:
+		return "the ROM"
+	case s.Upper:
+		return fmt.Sprintf("upper ROM %d", s.Number)
+	}
+	return "the lower ROM"
+}

@@ -1,0 +1,242 @@
+// Package host holds the machines a colophon-mcp client stands up, each
+// behind a handle, and carries out what is asked of them: it is what the
+// server's tools call once they have decoded their arguments (see
+// ../../../shared/design/ARCHITECTURE.md, "Host and server").
+//
+// It owns:
+//
+//   - the machines by handle, with each machine's requests run one at a
+//     time in the order they came, and different machines run at once;
+//   - the limits of a request: 1500 frames, the ticks of 1500 standard
+//     frames, 100000 instructions, and typing's lengths (spec, "Time");
+//   - the journal of each machine, its arguments written in one normal form
+//     (journal.go);
+//   - the files a machine is built from, each named by its absolute path and
+//     its SHA-256 (files.go).
+//
+// A request that is refused leaves its machine as it stood: every check is
+// made before anything is changed. The same requests give the same answers:
+// nothing here reads a clock or a random number, or ranges over a map.
+package host
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"colophon/internal/firmware"
+	"colophon/internal/machine"
+)
+
+// Options configure a Host.
+type Options struct {
+	// Firmware reads the machines' firmware, from the directories the
+	// server was started with. A Loader that fits Prefix is held to Exact
+	// all the same: the server takes firmware only at its size (S-10, A-1).
+	Firmware firmware.Loader
+	// Build is the build's name, which each journal gives.
+	Build string
+}
+
+// A Host holds machines by handle.
+type Host struct {
+	opts Options
+
+	mu       sync.Mutex
+	machines []*Machine // standing, in the order they were stood up
+	opened   int        // machines stood up so far, which numbers the handles
+}
+
+// New returns a host with no machine standing.
+func New(opts Options) *Host {
+	opts.Firmware.Fit = firmware.Exact
+	return &Host{opts: opts}
+}
+
+// A Machine is one machine standing behind its handle. Its fields are
+// touched only in a request's turn (see queue), except handle and kind,
+// which never change.
+type Machine struct {
+	handle string
+	kind   *kind
+	crtc   int // a CPC's 6845 type
+	m      machine.Machine
+	files  []File
+
+	journal []Entry
+	closed  bool
+
+	q queue
+}
+
+// A queue runs a machine's requests one at a time in the order they took
+// their tickets, as a ticket counter serves them (spec, "Requests to one
+// machine run in order").
+type queue struct {
+	mu      sync.Mutex
+	turn    *sync.Cond
+	next    uint64 // the ticket the next request takes
+	serving uint64 // the ticket whose turn it is
+}
+
+func (q *queue) ticket() uint64 {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.turn == nil {
+		q.turn = sync.NewCond(&q.mu)
+	}
+	t := q.next
+	q.next++
+	return t
+}
+
+func (q *queue) wait(t uint64) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for q.serving != t {
+		q.turn.Wait()
+	}
+}
+
+func (q *queue) done() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.serving++
+	q.turn.Broadcast()
+}
+
+// arrivalKey is the context key of the function told once a request has
+// taken its place in line.
+type arrivalKey struct{}
+
+// WithArrival returns a context whose request tells f once it has taken its
+// place in the line of each machine it is for, or been refused before it
+// could. A server that hands requests over one at a time in the order they
+// came (internal/server's door) waits for f before it hands over the next,
+// so that each machine's line holds them in the order they came, however
+// the goroutines that carry them are scheduled. f may be told more than
+// once; it must see only the first.
+func WithArrival(ctx context.Context, f func()) context.Context {
+	return context.WithValue(ctx, arrivalKey{}, f)
+}
+
+// arrived tells the context's arrival function, if it has one.
+func arrived(ctx context.Context) {
+	if f, ok := ctx.Value(arrivalKey{}).(func()); ok {
+		f()
+	}
+}
+
+// find returns the machine standing by handle, or an error that names the
+// ones that stand. h.mu is held.
+func (h *Host) find(handle string) (*Machine, error) {
+	for _, m := range h.machines {
+		if m.handle == handle {
+			return m, nil
+		}
+	}
+	if len(h.machines) == 0 {
+		return nil, fmt.Errorf("no machine is called %q: none stands; machine_open stands one up", handle)
+	}
+	names := make([]string, len(h.machines))
+	for i, m := range h.machines {
+		names[i] = m.handle
+	}
+	return nil, fmt.Errorf("no machine is called %q; the machines standing are %s", handle, strings.Join(names, ", "))
+}
+
+// acquire waits for the turn of a request to the machine called handle,
+// and returns it with the function that ends the turn. The request takes
+// its place in line before acquire waits, and says so (WithArrival).
+func (h *Host) acquire(ctx context.Context, handle string) (*Machine, func(), error) {
+	h.mu.Lock()
+	m, err := h.find(handle)
+	if err != nil {
+		h.mu.Unlock()
+		arrived(ctx)
+		return nil, nil, err
+	}
+	t := m.q.ticket()
+	h.mu.Unlock()
+	arrived(ctx)
+
+	m.q.wait(t)
+	if m.closed {
+		m.q.done()
+		return nil, nil, fmt.Errorf("machine %s was put away by a machine_close asked before this", handle)
+	}
+	return m, m.q.done, nil
+}
+
+// with runs f in the turn of a request to the machine called handle.
+func with[T any](h *Host, ctx context.Context, handle string, f func(m *Machine) (T, error)) (T, error) {
+	m, done, err := h.acquire(ctx, handle)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	defer done()
+	return f(m)
+}
+
+// A Summary is one machine as machine_list names it.
+type Summary struct {
+	Handle  string   `json:"handle" jsonschema:"the name machine_open gave the machine, which every other tool takes"`
+	Machine string   `json:"machine" jsonschema:"what it was built as: cpc464, cpc664, cpc6128 or spectrum48"`
+	Tick    uint64   `json:"tick" jsonschema:"its tick since it was stood up: from power-on, or from its snapshot"`
+	States  []string `json:"states" jsonschema:"the states kept of it and not yet dropped, oldest first, by the names state_restore takes"`
+}
+
+// List names the machines standing, in the order they were stood up, each
+// with its tick once every request asked of it before the list is done
+// (W-10).
+func (h *Host) List(ctx context.Context) ([]Summary, error) {
+	h.mu.Lock()
+	ms := append([]*Machine(nil), h.machines...)
+	tickets := make([]uint64, len(ms))
+	for i, m := range ms {
+		tickets[i] = m.q.ticket()
+	}
+	h.mu.Unlock()
+	arrived(ctx)
+
+	list := []Summary{}
+	for i, m := range ms {
+		m.q.wait(tickets[i])
+		if !m.closed {
+			list = append(list, Summary{Handle: m.handle, Machine: m.kind.name, Tick: m.m.Tick(), States: []string{}})
+		}
+		m.q.done()
+	}
+	return list, nil
+}
+
+// Close puts a machine away once every request asked of it before is done
+// (W-11, A-17). Requests asked after it are refused.
+func (h *Host) Close(ctx context.Context, a CloseArgs) (Closed, error) {
+	return with(h, ctx, a.Handle, func(m *Machine) (Closed, error) {
+		h.mu.Lock()
+		for i, o := range h.machines {
+			if o == m {
+				h.machines = append(h.machines[:i:i], h.machines[i+1:]...)
+				break
+			}
+		}
+		h.mu.Unlock()
+		m.closed = true
+		return Closed{Handle: m.handle, Machine: m.kind.name, Tick: m.m.Tick()}, nil
+	})
+}
+
+// CloseArgs are machine_close's arguments.
+type CloseArgs struct {
+	Handle string `json:"handle" jsonschema:"the machine to put away, by the handle machine_open gave it"`
+}
+
+// Closed is machine_close's answer.
+type Closed struct {
+	Handle  string `json:"handle" jsonschema:"the machine put away; its handle names nothing from now on"`
+	Machine string `json:"machine" jsonschema:"what it was built as"`
+	Tick    uint64 `json:"tick" jsonschema:"the tick it stood at when it was put away"`
+}

@@ -1,0 +1,209 @@
+package host
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"colophon/internal/cpckeys"
+	"colophon/internal/machine"
+)
+
+// Moved is what run, step, call and type answer: the ticks the request
+// took, the frames the monitor retraced in them, and the machine's tick
+// since it was stood up (spec, "Time"; T-2).
+type Moved struct {
+	Handle       string `json:"handle" jsonschema:"the machine"`
+	Ticks        uint64 `json:"ticks" jsonschema:"the ticks the request took: processor T-states, 79872 to a CPC's standard frame and 69888 to a Spectrum's"`
+	Frames       uint64 `json:"frames" jsonschema:"the frames the monitor retraced in those ticks"`
+	Tick         uint64 `json:"tick" jsonschema:"the machine's tick since it was stood up, from power-on or from its snapshot"`
+	Instructions uint64 `json:"instructions" jsonschema:"the instructions the processor ran to their end"`
+	Stop         string `json:"stop" jsonschema:"why the request ended: done, halted, unsettled, or for call limit"`
+}
+
+// The stops: machine.Stop's names, and call's own.
+const (
+	stopDone  = "done"
+	stopLimit = "limit" // a call whose routine had not come back within its ticks
+)
+
+func moved(m *Machine, r machine.Result) Moved {
+	return Moved{
+		Handle: m.handle, Ticks: r.Ticks, Frames: r.Frames, Tick: m.m.Tick(),
+		Instructions: r.Instructions, Stop: r.Stop.String(),
+	}
+}
+
+// RunArgs are run's arguments. Exactly one of Frames and Ticks is given.
+type RunArgs struct {
+	Handle string  `json:"handle" jsonschema:"the machine to run"`
+	Frames *uint64 `json:"frames,omitempty" jsonschema:"run until the monitor has retraced this many frames, 1 to 1500; a CPC's run stops after twice a standard frame's ticks for each frame asked if its frames do not come"`
+	Ticks  *uint64 `json:"ticks,omitempty" jsonschema:"run this many ticks, 1 to the ticks of 1500 standard frames: 119808000 on a CPC, 104832000 on a Spectrum"`
+	Keys   []Key   `json:"keys,omitempty" jsonschema:"keys to hold down from the run's start to its end, on top of those held already: by the names on the machine's keyboard, or on a CPC by the firmware's key number"`
+}
+
+// runEntry is run as the journal enters it.
+type runEntry struct {
+	Frames *uint64 `json:"frames,omitempty"`
+	Ticks  *uint64 `json:"ticks,omitempty"`
+	Keys   []Key   `json:"keys,omitempty"`
+}
+
+// Key is a key as a request names it: by the name printed on it, a JSON
+// string, or on a CPC by the number its firmware gives it, its line of the
+// matrix times eight and its bit, a JSON number (spec, "Keys and typing";
+// KEY-2, KEY-3). It is kept as given, for the journal.
+type Key struct{ raw json.RawMessage }
+
+// UnmarshalJSON keeps the key as given.
+func (k *Key) UnmarshalJSON(b []byte) error {
+	k.raw = append(json.RawMessage(nil), bytes.TrimSpace(b)...)
+	return nil
+}
+
+// MarshalJSON writes the key as it was given.
+func (k Key) MarshalJSON() ([]byte, error) { return k.raw, nil }
+
+// KeyNamed is a key given by its name.
+func KeyNamed(name string) Key {
+	b, _ := json.Marshal(name)
+	return Key{raw: b}
+}
+
+// KeyNumbered is a CPC's key given by its firmware number.
+func KeyNumbered(n int) Key { return Key{raw: json.RawMessage(strconv.Itoa(n))} }
+
+// keyNames turns keys as given into the names a machine holds them by.
+func keyNames(k *kind, keys []Key) ([]string, error) {
+	names := make([]string, len(keys))
+	for i, key := range keys {
+		arg := fmt.Sprintf("keys[%d]", i)
+		var name string
+		if err := json.Unmarshal(key.raw, &name); err == nil {
+			names[i] = name
+			continue
+		}
+		var n int
+		if err := json.Unmarshal(key.raw, &n); err != nil {
+			return nil, fmt.Errorf("argument %q is %s; a key is its name, a string, or on a CPC its number, 0 to 79", arg, key.raw)
+		}
+		if !k.cpc {
+			return nil, fmt.Errorf("argument %q is %d; a Spectrum's keys go by the names on them, such as \"SPACE\" or \"CAPS\"", arg, n)
+		}
+		c, err := cpckeys.Numbered(n)
+		if err != nil {
+			return nil, fmt.Errorf("argument %q: %w", arg, err)
+		}
+		names[i] = c.Name()
+	}
+	return names, nil
+}
+
+// Run runs a machine by frames or by ticks, holding keys from its start to
+// its end (T-6 to T-17, KEY-1). A run past the limits is refused, naming
+// the limit, and nothing runs (A-4).
+func (h *Host) Run(ctx context.Context, a RunArgs) (Moved, error) {
+	return with(h, ctx, a.Handle, func(m *Machine) (Moved, error) {
+		mm := m.m
+		switch {
+		case a.Frames == nil && a.Ticks == nil:
+			return Moved{}, errors.New(`run needs "frames" or "ticks": how far to run`)
+		case a.Frames != nil && a.Ticks != nil:
+			return Moved{}, errors.New(`run takes "frames" or "ticks", not both`)
+		case a.Frames != nil:
+			if *a.Frames == 0 {
+				return Moved{}, errors.New(`argument "frames" is 0; a run is of 1 frame at least`)
+			}
+			if err := machine.CheckFrames(*a.Frames); err != nil {
+				return Moved{}, fmt.Errorf("argument \"frames\": %w", err)
+			}
+		default:
+			if *a.Ticks == 0 {
+				return Moved{}, errors.New(`argument "ticks" is 0; a run is of 1 tick at least`)
+			}
+			if err := machine.CheckTicks(mm, *a.Ticks); err != nil {
+				return Moved{}, fmt.Errorf("argument \"ticks\": %w", err)
+			}
+		}
+		keys, err := keyNames(m.kind, a.Keys)
+		if err != nil {
+			return Moved{}, err
+		}
+		before := mm.Held()
+		if len(keys) > 0 {
+			if err := mm.Hold(append(append([]string(nil), before...), keys...)); err != nil {
+				return Moved{}, fmt.Errorf("argument \"keys\": %w", err)
+			}
+		}
+		tick := mm.Tick()
+		var r machine.Result
+		if a.Frames != nil {
+			r = mm.RunFrames(*a.Frames)
+		} else {
+			r = mm.RunTicks(*a.Ticks)
+		}
+		if len(a.Keys) > 0 {
+			if err := mm.Hold(before); err != nil {
+				// The keys were held a moment ago by these very names.
+				panic(fmt.Sprintf("host: letting the keys of a run go: %v", err))
+			}
+		}
+		m.enter("run", tick, runEntry{Frames: a.Frames, Ticks: a.Ticks, Keys: a.Keys})
+		return moved(m, r), nil
+	})
+}
+
+// StepArgs are step's arguments.
+type StepArgs struct {
+	Handle       string `json:"handle" jsonschema:"the machine to step"`
+	Instructions int    `json:"instructions" jsonschema:"how many instructions to run, 1 to 100000"`
+}
+
+type stepEntry struct {
+	Instructions int `json:"instructions"`
+}
+
+// Step runs instructions, each to its end and through the response to an
+// interrupt taken there (T-10).
+func (h *Host) Step(ctx context.Context, a StepArgs) (Moved, error) {
+	return with(h, ctx, a.Handle, func(m *Machine) (Moved, error) {
+		if a.Instructions == 0 {
+			return Moved{}, errors.New(`argument "instructions" is 0; a step is of 1 instruction at least`)
+		}
+		if err := machine.CheckInstructions(a.Instructions); err != nil {
+			return Moved{}, fmt.Errorf("argument \"instructions\": %w", err)
+		}
+		tick := m.m.Tick()
+		r := m.m.Step(a.Instructions)
+		m.enter("step", tick, stepEntry{Instructions: a.Instructions})
+		return moved(m, r), nil
+	})
+}
+
+// TypeArgs are type's arguments.
+type TypeArgs struct {
+	Handle string `json:"handle" jsonschema:"the machine to type at"`
+	Text   string `json:"text" jsonschema:"the text to type, in ASCII: at most 250 characters on a CPC, 166 on a Spectrum; a newline is RETURN or ENTER"`
+}
+
+type typeEntry struct {
+	Text string `json:"text"`
+}
+
+// Type types text as the command line's --type does (KEY-4 to KEY-14). A
+// text with a character no key types, or past the length limit, is
+// refused before a key goes down (KEY-9, KEY-10).
+func (h *Host) Type(ctx context.Context, a TypeArgs) (Moved, error) {
+	return with(h, ctx, a.Handle, func(m *Machine) (Moved, error) {
+		tick := m.m.Tick()
+		r, err := m.m.Type(a.Text)
+		if err != nil {
+			return Moved{}, fmt.Errorf("argument \"text\": %w", err)
+		}
+		m.enter("type", tick, typeEntry{Text: a.Text})
+		return moved(m, r), nil
+	})
+}

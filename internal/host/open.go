@@ -1,0 +1,121 @@
+package host
+
+import (
+	"context"
+	"fmt"
+
+	"colophon/internal/chip/crtc"
+)
+
+// MachineName names a machine as the emulator's command line does: cpc464,
+// cpc664, cpc6128 or spectrum48.
+type MachineName string
+
+// CRTCType is a CPC's 6845 type, 0 to 4 as the CRTC Compendium numbers
+// the five.
+type CRTCType int
+
+// OpenArgs are machine_open's arguments.
+type OpenArgs struct {
+	Machine        MachineName `json:"machine" jsonschema:"the machine to build: cpc464, cpc664, cpc6128 or spectrum48"`
+	CRTC           *CRTCType   `json:"crtc,omitempty" jsonschema:"a CPC's 6845 type, 0 to 4 as the CRTC Compendium numbers them; 0 if not given. A Spectrum has no 6845 and takes none."`
+	Snapshot       string      `json:"snapshot,omitempty" jsonschema:"a snapshot file to stand the machine up from, loaded once the firmware is fitted: a 48K .sna of exactly 49179 bytes for spectrum48, an SNA of version 1, 2 or 3 of at most 8MB for a CPC. A relative path is read from the server's working directory."`
+	SnapshotSHA256 string      `json:"snapshot_sha256,omitempty" jsonschema:"the SHA-256 the snapshot must have, in hex, as the journal names it; the open is refused if the file holds anything else"`
+}
+
+// Opened is machine_open's answer.
+type Opened struct {
+	Handle  string `json:"handle" jsonschema:"the machine's handle, which every other tool takes to name it"`
+	Machine string `json:"machine" jsonschema:"what it was built as"`
+	CRTC    *int   `json:"crtc,omitempty" jsonschema:"a CPC's 6845 type"`
+	Tick    uint64 `json:"tick" jsonschema:"its tick: 0, from power-on or from the snapshot"`
+	Files   []File `json:"files" jsonschema:"every file read to build it: its firmware, then its snapshot"`
+}
+
+// openEntry is machine_open as the journal enters it: a CPC's 6845 type
+// even where none was named, and the snapshot by its absolute path and its
+// SHA-256 (spec, "The journal"; J-3).
+type openEntry struct {
+	Machine        string `json:"machine"`
+	CRTC           *int   `json:"crtc,omitempty"`
+	Snapshot       string `json:"snapshot,omitempty"`
+	SnapshotSHA256 string `json:"snapshot_sha256,omitempty"`
+}
+
+// Open stands a machine up, reading its firmware now (S-8) and its
+// snapshot if given, and gives it the next handle. The handles are m1, m2
+// and on, in the order machines are stood up, and never given twice.
+//
+// Open builds the machine before the request is counted as arrived, so
+// that machines are numbered in the order they were asked for.
+func (h *Host) Open(ctx context.Context, a OpenArgs) (Opened, error) {
+	defer arrived(ctx)
+	k, err := kindNamed(string(a.Machine))
+	if err != nil {
+		return Opened{}, err
+	}
+	ct := 0
+	switch {
+	case a.CRTC != nil && !k.cpc:
+		return Opened{}, fmt.Errorf("argument \"crtc\": %s has no 6845; only a CPC takes a crtc type", k.name)
+	case a.CRTC != nil:
+		if *a.CRTC < 0 || int(*a.CRTC) >= crtc.Types {
+			return Opened{}, fmt.Errorf("argument \"crtc\" is %d; a 6845 is of type 0 to %d", *a.CRTC, crtc.Types-1)
+		}
+		ct = int(*a.CRTC)
+	}
+	if a.SnapshotSHA256 != "" && a.Snapshot == "" {
+		return Opened{}, fmt.Errorf("argument \"snapshot_sha256\" is given without \"snapshot\", the file it names")
+	}
+
+	var files []File
+	var fw [][]byte
+	for _, im := range k.firmware {
+		f, err := h.opts.Firmware.Load(im)
+		if err != nil {
+			return Opened{}, fmt.Errorf("%s: %w", k.name, err)
+		}
+		files = append(files, File{Kind: "firmware", Path: f.Path, SHA256: f.SHA256})
+		fw = append(fw, f.Data)
+	}
+	var snapshot []byte
+	if a.Snapshot != "" {
+		f, b, err := readInput("snapshot", a.Snapshot, k.snapshot)
+		if err != nil {
+			return Opened{}, err
+		}
+		if a.SnapshotSHA256 != "" && a.SnapshotSHA256 != f.SHA256 {
+			return Opened{}, fmt.Errorf("snapshot %s has SHA-256 %s, not %s as snapshot_sha256 asks: the file has changed", f.Path, f.SHA256, a.SnapshotSHA256)
+		}
+		files = append(files, f)
+		snapshot = b
+	}
+	mm, err := k.build(fw, ct, snapshot)
+	if err != nil {
+		if snapshot != nil {
+			return Opened{}, fmt.Errorf("%s: snapshot %s: %w", k.name, files[len(files)-1].Path, err)
+		}
+		return Opened{}, fmt.Errorf("%s: %w", k.name, err)
+	}
+
+	entry := openEntry{Machine: k.name}
+	var crtcOut *int
+	if k.cpc {
+		crtcOut = &ct
+		entry.CRTC = &ct
+	}
+	if snapshot != nil {
+		entry.Snapshot = files[len(files)-1].Path
+		entry.SnapshotSHA256 = files[len(files)-1].SHA256
+	}
+
+	m := &Machine{kind: k, crtc: ct, m: mm, files: files}
+	m.enter("machine_open", 0, entry)
+	h.mu.Lock()
+	h.opened++
+	m.handle = fmt.Sprintf("m%d", h.opened)
+	h.machines = append(h.machines, m)
+	h.mu.Unlock()
+
+	return Opened{Handle: m.handle, Machine: k.name, CRTC: crtcOut, Tick: mm.Tick(), Files: files}, nil
+}

@@ -1,0 +1,202 @@
+package server
+
+// The tools' descriptions: the reference an agent reads for each tool, and
+// the only one it reads, so each says every argument, every unit and every
+// limit. The numbers are the spec's (spec/colophon-mcp.txt) and the host's
+// (internal/host), which the tests hold them to.
+
+const machineOpenDescription = `Stands up a new machine, from power-on or from a snapshot, and answers its handle, which every other tool takes to name it.
+
+Arguments:
+- machine (required): cpc464, cpc664, cpc6128 or spectrum48, wired as the colophon command line wires them:
+  - cpc464: 64K of RAM, the 464's firmware (the OS as the lower ROM, BASIC as upper ROM 0), no disc interface.
+  - cpc664: 64K of RAM, the 664's firmware, and the disc interface with AMSDOS as upper ROM 7.
+  - cpc6128: 128K of RAM, the 6128's firmware, and the disc interface with AMSDOS as upper ROM 7.
+  - spectrum48: the 16K 48K ROM below &4000 and 48K of RAM above it.
+- crtc: a CPC's 6845 type, 0 to 4 as the CRTC Compendium numbers them (0 HD6845S/UM6845, 1 UM6845R, 2 MC6845, 3 AMS40489, 4 AMS40226); 0, the first CPCs' type, if not given. A Spectrum takes none. set cannot change it later.
+- snapshot: a snapshot file to stand the machine up from, loaded as the colophon command line's run loads it, once the firmware is fitted. spectrum48 takes a 48K .sna of exactly 49179 bytes; a CPC takes an SNA of version 1, 2 or 3 of at most 8MB (8388608 bytes). Anything but a regular file is refused unread. A relative path is read from the server's working directory.
+- snapshot_sha256: the SHA-256 the snapshot must have, in hex; the open is refused if the file holds anything else. The journal gives it, so that a replay opens the same file.
+
+The firmware is read now, from the server's firmware directory (its --roms): cpc464.rom, cpc664.rom or cpc6128.rom (32768 bytes: the OS then BASIC), amsdos.rom (16384 bytes) for the 664 and 6128, and spectrum48.rom (16384 bytes). A missing file is refused by name, and so is a file of any other size.
+
+Answers {handle, machine, crtc, tick, files}:
+- handle: m1, m2 and on, in the order machines are stood up; a handle is never given twice.
+- crtc: a CPC's 6845 type.
+- tick: 0. A machine's tick counts processor T-states from power-on, or from its snapshot.
+- files: every file read to build the machine, firmware first and then the snapshot, each as {kind, path, sha256}: kind is firmware or snapshot, path is absolute, sha256 is of what the file held.
+
+The open is the first entry of the machine's journal. The firmware takes time to start before it reads the keyboard: run a CPC 78 standard frames and a Spectrum 128 (as ticks: 6230016 and 8945664) before typing, as the command line does.`
+
+const machineListDescription = `Names every machine standing in this server, in the order machine_open stood them up, with the states kept of each.
+
+Takes no arguments. Reads only: it moves no machine and is not entered in any journal. It answers once every request asked before it of each machine is done.
+
+Answers {"machines": [...]}, empty when no machine stands. Each machine has:
+- handle: the name machine_open gave it, which every other tool takes to name it.
+- machine: what it was built as: cpc464, cpc664, cpc6128 or spectrum48.
+- tick: its tick since it was stood up, counted from power-on, or from the snapshot it was opened from. A tick is one cycle of the processor's clock: 79872 to a CPC's standard frame, 69888 to a Spectrum's.
+- states: the states kept of it with state_keep and not yet let go with state_drop, oldest first, each by the name state_restore takes.`
+
+const machineCloseDescription = `Puts a machine away, once every request asked of it before this one is done. Its handle names nothing from then on, and requests asked of it after this one are refused.
+
+Arguments:
+- handle (required): the machine, as machine_open named it.
+
+Answers {handle, machine, tick}: the machine put away, what it was built as, and the tick it stood at.`
+
+const runDescription = `Runs a machine by frames or by ticks, optionally holding keys down the whole time, and answers how far it ran.
+
+Arguments:
+- handle (required): the machine.
+- frames: run until the monitor has retraced this many frames, 1 to 1500. A frame ends as the retrace sends the beam to the picture's top-left corner, so a run by frames that ran all its frames leaves a whole picture on the monitor. A CPC's frame is whatever its 6845 is programmed to make and may never come, so a CPC's run by frames stops after twice a standard frame's ticks (159744) for each frame asked, having retraced fewer.
+- ticks: run this many ticks, 1 to the ticks of 1500 standard frames: 119808000 on a CPC (79872 a frame), 104832000 on a Spectrum (69888 a frame). This is how the colophon command line counts its frames, so to do what its --frames N does, run N times those ticks.
+- keys: keys to hold down from the run's start to its end, on top of whatever the keyboard holds already; afterwards it holds what it held before. Each key is the name its keyboard prints on it, or on a CPC the firmware's key number (matrix line × 8 + bit, 0 to 79) as an integer. CPC names, after SOFT 968: the letters and digits, SPACE, RETURN, ENTER, SHIFT, CTRL, CAPS, TAB, ESC, DEL, CLR, COPY, f0 to f9 and f., ↑ → ↓ ← for the cursor keys, and the joystick's (UP) (DOWN) (LEFT) (RIGHT) (FIRE 1) (FIRE 2); (FIRE 2) is joystick 0's main button, though some games read (FIRE 1). Spectrum names, after its keycaps: the letters and digits, ENTER, SPACE, CAPS (CAPS SHIFT) and SYM (SYMBOL SHIFT). Names are taken in any case.
+Give frames or ticks, not both.
+
+One request runs at most 1500 frames or the ticks of 1500 standard frames; a request past that is refused, naming the limit, and the machine does not move. To run longer, run again: the next run goes on exactly where this one ended.
+
+The run ends between instructions, a few ticks past what was asked if the instruction standing there runs on. It stops sooner at the end of a HALT that leaves interrupts disabled (IFF1 clear), where the processor would wait for good; a run that begins there runs as asked.
+
+Answers {handle, ticks, frames, tick, instructions, stop}:
+- ticks: the ticks the run took; frames: the frames the monitor retraced in them; tick: the machine's tick since it was stood up; instructions: how many ran to their end.
+- stop: done (it ran all it was asked), halted (it stopped at a HALT with interrupts disabled), or unsettled (it ended inside a chain of DD/FD prefixes, which is no instruction until it is done).
+
+The run is entered in the machine's journal.`
+
+const stepDescription = `Runs a machine by instructions: each to its end, prefixes and all, and through the response to an interrupt taken at its end, so a step can land in an interrupt's handler.
+
+Arguments:
+- handle (required): the machine.
+- instructions (required): how many instructions to run, 1 to 100000. A request past 100000 is refused, and the machine does not move. Inside HALT each step is one of the processor's idle fetches.
+
+It stops sooner at the end of a HALT that leaves interrupts disabled (IFF1 clear), where the processor would wait for good, unless the step began there.
+
+Answers {handle, ticks, frames, tick, instructions, stop}, as run does: the ticks it took, the frames the monitor retraced in them, the machine's tick since it was stood up, the instructions run, and stop: done, halted or unsettled.
+
+The step is entered in the machine's journal.`
+
+const callDescription = `Calls a routine the machine holds, as its own CALL would, and answers once the routine has come back.
+
+Arguments:
+- handle (required): the machine.
+- address (required): where the routine begins, &0000 to &FFFF, as &BB06, #BB06, 0xBB06, decimal digits or a number. It is read where the processor reads it: beneath a CPC's enabled ROMs the call runs the ROM, not the RAM there.
+- values: fields to write first, as set writes them and with set's checks, all or none: an object of inspect paths and values, such as {"cpu.a": 65, "cpu.h": "&C0", "cpu.l": 0}. The journal keeps them as given.
+
+The program counter is pushed where the stack pointer stands, high byte first, and the processor starts at address. The call ends when the processor comes back to the pushed address with the stack pointer where it was, as the routine's own RET leaves it, between instructions. The machine then stands where it stood, with whatever the routine left in the registers and memory. A processor halted on HALT before the call is halted there again after it.
+
+Interrupts stay as they stand: their handlers run within the call only if IFF1 is set. After a run by frames the processor usually stands inside the frame interrupt's handler with IFF1 clear, so a routine called there runs with no interrupt at all unless it enables them itself.
+
+Refused, with the machine as it was (values and all): inside a chain of DD/FD prefixes (step 1 first); where the return address would be pushed under a ROM, where it would not read back (a CPC's enabled lower ROM at &0000-&3FFF or upper ROM at &C000-&FFFF, a Spectrum's ROM below &4000).
+
+A call is held to the ticks of 1500 standard frames, as a run is. It stops sooner, and says so at once, where the routine ends a HALT with interrupts disabled: a routine that waits on HALT for the next frame, called with IFF1 clear, would wait for good.
+
+Answers {handle, ticks, frames, tick, instructions, stop}, as run does; stop is done (the routine came back), halted (it stopped at a HALT with interrupts disabled, inside the routine), unsettled (inside a chain of prefixes as its ticks ran out) or limit (it had not come back within the ticks of 1500 standard frames; the machine stands where the routine got to, the return address still on its stack).
+
+The call is entered in the machine's journal.`
+
+const inspectDescription = `Reads the machine's own struct, the emulator's cpc_t or spectrum_t, by the path a C expression gives a field of it.
+
+Arguments:
+- handle (required): the machine.
+- path: the field, such as cpu.pc, crtc.registers[12] or gate_array.inks; a struct or an array reads whole, as an object or a list; the whole machine if not given.
+
+Answers {handle, path, value}. Values are numbers in decimal (unsigned integers as they are held), bools, and an enum's value by its enumerator's name; structs are objects with their fields in the struct's order. Pointers are not followed: peek reads memory.
+
+The fields a program works with most:
+- cpu, the Z80, on both machines: a f b c d e h l, the alternates a_ f_ b_ c_ d_ e_ h_ l_, ix iy sp pc, wz (MEMPTR), i r, im (0 to 2), iff1 iff2, halted (inside HALT; pc stays on the HALT opcode), prefix (&DD or &FD inside a chain of prefixes, else 0), int (the /INT line), nmi (an NMI waiting), instr_pc (where the instruction under way began), ei, p, q, tick (the machine's tick).
+- A CPC: crtc, the 6845: type (by name: HD6845S, UM6845R, MC6845, AMS40489, AMS40226), registers[0] to registers[17] (R0 to R17), selected (the address register, 0 to 31), and its counters c0 (character in the line), c4 (character row), c9 (line in the row), c3l and c3h (line and frame sync so far), c5 (line of vertical adjustment), ma (the address put out), hsync, vsync.
+  gate_array, the Gate Array: pen (0 to 15, or 16 for the border), inks[0] to inks[16] (hardware colour codes; [16] is the border), mode (0 to 3 in force), mode_pending, lower_rom and upper_rom (enabled), r52 (the interrupt counter), int (its request).
+  psg, the AY-3-8912: registers[0] to registers[15] (as SOFT 968 numbers them: 0-5 tone periods, 6 noise, 7 mixer, 8-10 volumes, 11-12 envelope period, 13 shape, 14-15 ports), selected, chip_selected.
+  ppi, the 8255: output[0] to output[2] and input[0] to input[2] (ports A, B and C), control. fdc, the µPD765: command, taken, result, given, results, status. monitor: beam_x, beam_y, frames. keyboard.lines[0] to lines[9], the key matrix as the PSG reads it (a bit clear where a key is down). mmr (a 6128's RAM configuration in bits 0-2), upper_rom (the upper ROM number selected), model.
+- A Spectrum: ula, the ULA: border (0 to 7), mic, ear, ear_in, keys[0] to keys[7] (the half-rows A8 to A15 select, a bit set where a key is down), frames. frame_tick: the tick of the frame the machine stands at, 0 to 69887, from the interrupt.
+Most other fields are the chips' inner workings, the board's links, or the emulator's machinery for stepping the chips a tick at a time.
+
+A path that names nothing is refused with the names nearest to it. Reads only: it moves no machine and is not entered in the journal.`
+
+const setDescription = `Writes fields of the machine's own struct by the paths inspect reads them by: every value given, or none.
+
+Arguments:
+- handle (required): the machine.
+- values (required): an object of paths and values, such as {"cpu.pc": "&4000", "gate_array.inks[16]": 20, "cpu.iff1": false}. A number is decimal; an unsigned integer also takes hexadecimal as a string after &, #, $ or 0x ("&4000"), and a string without one of those is refused rather than read as decimal. A bool takes true or false, an enum its enumerator's name or its number. A struct takes an object of some of its fields, and an array a list of all its elements. See inspect for the fields.
+
+Refused, with the machine as it was, where a value does not fit its field's type (a byte holds 0 to 255), where a path names nothing, where a leaf is given twice, and where a value passes the type but not what the machine can hold, naming the range that would do: among them a CPC's RAM configuration, the Gate Array's pen (0 to 16), the PSG's selected register, the disc controller's counts, the monitor's size, and a CPC's 6845 type, in crtc.type or anywhere else, which only machine_open sets.
+
+After the write a CPC's memory map is worked out again from the RAM configuration, the ROM enables and the upper ROM number, and a Spectrum's ULA stands at the tick of the frame frame_tick names, from which its interrupt and its beam are reckoned. Keys written into a Spectrum's ula.keys or a CPC's keyboard stay held through runs and typing until written again.
+
+Answers {handle, values}: each path given, in the order given, with the value it now reads. The set is entered in the machine's journal with the values as given.`
+
+const peekDescription = `Reads a machine's memory as its processor would: through a CPC's banking and its enabled ROMs, or given ram, a CPC's RAM by the RAM's own addresses.
+
+Arguments:
+- handle (required): the machine.
+- address (required): where to start: &BB06, #BB06, 0xBB06, decimal digits or a number, &0000 to &FFFF (with ram, to the RAM's last address); or cpu.sp or cpu.pc for the address that register holds.
+- length: how many bytes, 1 to 4096; 16 if not given.
+- ram: read a CPC's RAM by its own addresses, whatever is paged in and whatever ROM is enabled over it: &00000 to &0FFFF, and on a 6128 &10000 to &1FFFF for its second 64K. A Spectrum takes none: its RAM has only the processor's addresses.
+
+From an address given, nothing past &FFFF (or the RAM's end) is read, and the answer's length says how many bytes were. From cpu.sp or cpu.pc the read runs on past &FFFF to &0000, as the processor's own addresses do.
+
+Answers {handle, address, length, bytes, rom, ram}:
+- address: where the read began, after &; an address past &FFFF takes five digits.
+- bytes: pairs of capital hex digits with a space between each: "3E 01 C9".
+- rom: on a CPC, the ROM the first byte was read from: lower (the firmware, over &0000-&3FFF while enabled), or upper and its number (over &C000-&FFFF while enabled: upper 0 is BASIC, and a number with no ROM fitted is answered by ROM 0; upper 7 is AMSDOS on a 664 or 6128).
+- ram: on a CPC, the RAM's own address of the first byte, where a 6128's RAM configuration pages it in at another address.
+A span that crosses the next 16K boundary may reach another memory, which the answer does not name.
+
+Reads only: it moves no machine and is not entered in the journal.`
+
+const pokeDescription = `Writes bytes into a machine's memory as its processor would, or given ram, into a CPC's RAM by the RAM's own addresses.
+
+Arguments:
+- handle (required): the machine.
+- address (required): where the first byte goes: &BB06, #BB06, 0xBB06, decimal digits or a number, &0000 to &FFFF (with ram, to the RAM's last address).
+- bytes (required): the bytes, as pairs of hex digits, with spaces between pairs or none: "3E 01 C9".
+- ram: write a CPC's RAM by its own addresses, &00000 to &0FFFF, and on a 6128 &10000 to &1FFFF, whatever the banking pages in. A Spectrum takes none.
+
+A write beneath a CPC's enabled ROM lands in the RAM beneath it, which reads do not see while the ROM stays enabled. A write into a Spectrum's ROM, below &4000, changes nothing. A write that would run past &FFFF (or the RAM's end) is refused whole.
+
+Answers {handle, address, length, written, rom, ram}: where the first byte went, how many bytes were given, how many landed in RAM, and on a CPC the ROM enabled over the first byte (lower, or upper and its number) or the RAM's own address of the first byte where the banking pages it in elsewhere.
+
+The poke is entered in the machine's journal, its address after & and its bytes as capital pairs.`
+
+const typeDescription = `Types text at a machine through its keyboard, key by key, as the colophon command line's --type does, and answers once the typing is done.
+
+Arguments:
+- handle (required): the machine.
+- text (required): ASCII text, at most 250 characters on a CPC and 166 on a Spectrum (1500 frames' worth). A newline is RETURN on a CPC and ENTER on a Spectrum; on a CPC a tab, an escape (\u001b) and a backspace (\b) are TAB, ESC and DEL.
+
+Each character's key goes down, with the shift it needs beside it, for 3 standard frames, then comes up for 3 frames on a CPC and 6 on a Spectrum, counted in ticks from where the typing began; a CPC's standard frame is 79872 ticks and a Spectrum's 69888. The keys go down and come up between instructions. Keys the keyboard holds already stay held. A text with a character no key types, alone or with a shift, is refused before any key goes down, and so is one past the length limit.
+
+What a key means is the firmware's business: on a Spectrum a letter typed where the cursor shows K is a keyword, so "p2+2\n" prints 4 (p is PRINT, j is LOAD). Neither firmware takes a key before it has started: run a CPC 78 standard frames and a Spectrum 128 after opening it. A program that reads the keyboard's matrix itself sees a shift as one key more, so type lower case for it. A key that types no character, or a character outside ASCII such as a CPC's £, is held through run instead.
+
+Typing takes all its ticks, halted or not. Answers {handle, ticks, frames, tick, instructions, stop}, as run does. The typing is entered in the machine's journal.`
+
+const monitorDescription = `Shows the picture on a machine's monitor as a PNG, beside JSON saying which machine, at which tick, how large, where the beam stands, and whether the picture is whole.
+
+Arguments:
+- handle (required): the machine.
+
+The picture is cut and drawn as the colophon command line writes its screenshots, byte for byte: a CPC's 768 by 544 pixels, one sample of the raster to each pixel across and each line drawn twice; a Spectrum's 352 by 264. The PNG is paletted: each pixel's index is what the machine put on the video cable, a CPC's hardware colour code (0 to 31) or a Spectrum's four bits of BRIGHT, G, R, B, and the palette gives the colour each stands for.
+
+The beam paints the picture as the machine runs. After a run by frames that ran all its frames the picture is whole; after any other run, a step, a call or typing, the lines above the beam are this frame's and those below it the frame's before. A CPC frame that never ends (a 6845 programmed without a sync) leaves what earlier frames painted.
+
+Answers {handle, machine, tick, width, height, beam: {x, y}, whole} as JSON, then the PNG as image content. beam is in the picture's pixels; negative or past the size while the beam is in the blanking or the sync. whole is false when the beam stands partway through the picture.
+
+Reads only: it moves no machine and is not entered in the journal.`
+
+const journalDescription = `Lists what stood a machine up and changed it, in order, so that making the same requests again makes a machine that stands as this one stands.
+
+Arguments:
+- handle (required): the machine.
+- start: the number of the first entry to answer, counting the machine_open that stood the machine up as 0; 0 if not given.
+
+A journal is answered a page at a time: as many entries from start as 8192 characters of their JSON hold, and one at least. next, where present, is the start of the next page.
+
+Answers {handle, machine, build, files, total, start, entries, next}:
+- build: the build that runs the machine. The same requests make the same machine on the same build with the same files.
+- files: the files the machine was built from, each {kind, path, sha256}, path absolute.
+- total: how many entries the journal holds.
+- entries: each {tick, tool, arguments}: the machine's tick as the request began, the tool, and its arguments in one normal form, without the handle. The first is the machine_open, with a CPC's 6845 type even where none was named, and a snapshot by its absolute path and its snapshot_sha256. Addresses are written after &, with five digits past &FFFF; bytes as capital pairs; paths absolute. Keys, text, and the values set and call write are kept as given.
+
+Entered: machine_open, run, step, call, set, poke and type. Not entered: reads (machine_list, inspect, peek, monitor, journal), and refused requests, which change nothing.
+
+To replay a journal, call each entry's tool with its arguments, adding the handle the replay's machine_open answers. Reads only.`
