@@ -67,6 +67,14 @@ type Machine struct {
 	journal []Entry
 	closed  bool
 
+	// The states kept of it and not yet let go, oldest first; kept counts
+	// every state kept, which numbers them; and base is the image its
+	// buffers were last known to hold, kept or put back, whose pages the
+	// next state shares where they are equal (state.go).
+	states []*state
+	kept   int
+	base   image
+
 	q queue
 }
 
@@ -205,7 +213,7 @@ func (h *Host) List(ctx context.Context) ([]Summary, error) {
 	for i, m := range ms {
 		m.q.wait(tickets[i])
 		if !m.closed {
-			list = append(list, Summary{Handle: m.handle, Machine: m.kind.name, Tick: m.m.Tick(), States: []string{}})
+			list = append(list, Summary{Handle: m.handle, Machine: m.kind.name, Tick: m.m.Tick(), States: m.stateNames()})
 		}
 		m.q.done()
 	}

@@ -73,6 +73,8 @@ func (s *Server) addTools() {
 	addTool(s.mcp, &mcp.Tool{Name: "type", Title: "Type text at a machine", Description: typeDescription, Annotations: writes}, h.Type)
 	addContentTool(s.mcp, &mcp.Tool{Name: "monitor", Title: "Show a machine's monitor", Description: monitorDescription, Annotations: reads}, s.monitor)
 	addTool(s.mcp, &mcp.Tool{Name: "journal", Title: "Read what was done to a machine", Description: journalDescription, Annotations: reads}, h.Journal)
+	s.addReadingTools()
+	s.addStateTools()
 }
 
 // machineListArgs is machine_list's arguments: none.

@@ -1,0 +1,399 @@
+package host
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"colophon/internal/chip/monitor"
+	"colophon/internal/machine"
+	"colophon/internal/machine/cpc"
+	"colophon/internal/machine/spectrum"
+	"colophon/internal/picture"
+)
+
+// Keeping a machine (spec, "Keeping a machine"; KEEP-1 to KEEP-6).
+//
+// A state is the machine as its memory holds it: its own struct copied by
+// value, as the emulator's C would copy its cpc_t whole; the structs it
+// points at and inspect follows, a CPC's monitor and a Spectrum's picture,
+// copied by value too; and the buffers, a CPC's RAM and its monitor's
+// raster and a Spectrum's picture, kept in pages. inspect reads only
+// fields held by value and fields of a struct a named pointer reaches
+// (package inspect, "A pointer is not followed ... unless it points to a
+// struct and is named"), so a state holds every field inspect.Fields
+// reads, and with them what inspect leaves out: the board's machinery, the
+// memory map, the video lazily behind the processor, a processor inside a
+// chain of prefixes. It needs no list of fields, misses none a chip adds
+// later, and is put back by copying it over the machine, after which the
+// machine is the one that was kept, byte for byte. It holds the machine's
+// own pointers, a CPC's into itself and at its buffers, which is why a
+// state is put back into the machine it was kept from and no other
+// (KEEP-6). state_test.go walks each machine's type and holds every
+// pointer it reaches to the way a state keeps what it points at, so a
+// pointer added later, a disc's, fails the test until a state keeps it.
+//
+// A page is shared rather than copied wherever the machine holds it as the
+// state kept or put back last held it: at its place, which a comparison
+// finds, or at another place of the buffer, which its checksum finds, as
+// the lines of a scrolled picture move up. A frame's run leaves most of a
+// CPC's RAM and raster as they were, so a state after it costs the pages
+// the frame changed and the struct (docs/performance.md, "States"). A page
+// once kept is never written; it is let go with the last state that holds
+// it. A disc or a tape, when a machine has them, is one more buffer kept
+// so, and states kept while a disc does not change share its pages
+// (KEEP-7).
+//
+// Finding what changed costs a comparison of each buffer with the pages
+// kept last, and putting a state back one with the state's pages: no
+// machine marks the pages it writes, so nothing cheaper can say which
+// pages a run left alone.
+
+// pageSize is the size of a page a state keeps a buffer in: four lines of
+// a CPC's raster, of monitor.Width samples each, so that a picture
+// scrolled by a row of characters eight lines high, as BASIC's screen
+// scrolls, moves by whole pages (docs/performance.md, "States", measures
+// it).
+const pageSize = 4 * monitor.Width
+
+// A page is 4K of a buffer as it stood when kept, the last of a buffer
+// shorter if the buffer is, with its checksum. Once kept it is never
+// written.
+type page struct {
+	b   []byte
+	sum uint32
+}
+
+// paged is a buffer as a state keeps it, page by page.
+type paged []*page
+
+// castagnoli is the CRC the processor computes in one instruction, by
+// which a page is looked for where it is not where it stood before.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// keepPaged keeps buf, and answers the bytes of memory it took of its own:
+// the list of pages, and each page it copied. A page equal
+// to the one base holds at its place is that one, found at the cost of
+// comparing them; one that is not, whose bytes stand elsewhere in base or
+// earlier in buf, as a scrolled picture's do, or as one blank page's do
+// another's, is the page found there, by its checksum and then its bytes;
+// and any other is copied. Every page is matched byte for byte, so a
+// state holds exactly what the buffer held, whatever the checksums.
+func keepPaged(buf []byte, base paged) (paged, int) {
+	p := make(paged, (len(buf)+pageSize-1)/pageSize)
+	own := len(p) * int(reflect.TypeFor[*page]().Size())
+	for i := range p {
+		b := buf[i*pageSize : min(len(buf), (i+1)*pageSize)]
+		if i < len(base) && bytes.Equal(base[i].b, b) {
+			p[i] = base[i]
+			continue
+		}
+		sum := crc32.Checksum(b, castagnoli)
+		if q := base.find(sum, b); q != nil {
+			p[i] = q
+			continue
+		}
+		if q := p[:i].find(sum, b); q != nil {
+			p[i] = q
+			continue
+		}
+		p[i] = &page{b: bytes.Clone(b), sum: sum}
+		own += int(reflect.TypeFor[page]().Size()) + len(b)
+	}
+	return p, own
+}
+
+// find answers the first page that holds b, whose checksum is sum, or nil.
+func (p paged) find(sum uint32, b []byte) *page {
+	for _, q := range p {
+		if q.sum == sum && bytes.Equal(q.b, b) {
+			return q
+		}
+	}
+	return nil
+}
+
+// writeTo puts the buffer back into buf, which is the buffer it was kept
+// from. A page buf holds already is left as it is: reading it is cheaper
+// than writing it, and a run changes few.
+func (p paged) writeTo(buf []byte) {
+	for i, q := range p {
+		if at := buf[i*pageSize : i*pageSize+len(q.b)]; !bytes.Equal(at, q.b) {
+			copy(at, q.b)
+		}
+	}
+}
+
+// whole answers the buffer in one piece, a copy of its own.
+func (p paged) whole() []byte {
+	var b []byte
+	for _, q := range p {
+		b = append(b, q.b...)
+	}
+	return b
+}
+
+// An image is a machine as a state holds it, for one kind of machine.
+type image interface {
+	// restore puts the machine it was kept from back as it stood.
+	restore()
+	// keptRAM answers the RAM as it stood, by the RAM's own addresses.
+	keptRAM() ([]byte, error)
+	// size is the bytes the image holds beyond the pages it shares with
+	// the image kept or put back before it.
+	size() int
+}
+
+// keepImage keeps a machine, sharing what it can with base, the image its
+// buffers were last known to hold, which may be nil.
+func keepImage(mm machine.Machine, base image) (image, error) {
+	switch x := mm.(type) {
+	case *cpc.CPC:
+		b, _ := base.(*cpcImage)
+		return keepCPC(x, b), nil
+	case *spectrum.Spectrum:
+		b, _ := base.(*spectrumImage)
+		return keepSpectrum(x, b), nil
+	}
+	return nil, fmt.Errorf("%s cannot be kept in this build", mm.Name())
+}
+
+// cpcImage is a CPC kept: the board by value, the monitor it points at by
+// value, and the two buffers, the RAM and the monitor's raster.
+type cpcImage struct {
+	m       *cpc.CPC
+	board   cpc.CPC
+	monitor monitor.Monitor
+	ram     paged
+	raster  paged
+	own     int // bytes of its own, beyond the pages it shares
+}
+
+func keepCPC(c *cpc.CPC, base *cpcImage) *cpcImage {
+	im := &cpcImage{m: c, board: *c, monitor: *c.Monitor}
+	var baseRAM, baseRaster paged
+	if base != nil {
+		baseRAM, baseRaster = base.ram, base.raster
+	}
+	var n1, n2 int
+	im.ram, n1 = keepPaged(c.RAM, baseRAM)
+	im.raster, n2 = keepPaged(c.Monitor.Raster, baseRaster)
+	im.own = int(reflect.TypeFor[cpcImage]().Size()) + n1 + n2
+	return im
+}
+
+func (im *cpcImage) restore() {
+	c := im.m
+	if im.board.Monitor != c.Monitor || &im.board.RAM[0] != &c.RAM[0] {
+		// The machine's buffers are made once, when it is built.
+		panic("host: a CPC's state put back into a machine that is not its own")
+	}
+	*c = im.board
+	*c.Monitor = im.monitor
+	im.ram.writeTo(c.RAM)
+	im.raster.writeTo(c.Monitor.Raster)
+}
+
+func (im *cpcImage) keptRAM() ([]byte, error) { return im.ram.whole(), nil }
+
+func (im *cpcImage) size() int { return im.own }
+
+// spectrumImage is a Spectrum kept: the board by value, which holds its
+// whole 64K of memory within it, and the ULA's picture, its pixels paged.
+type spectrumImage struct {
+	s       *spectrum.Spectrum
+	board   spectrum.Spectrum
+	picture picture.Picture
+	pix     paged
+	own     int // bytes of its own, beyond the pages it shares
+}
+
+func keepSpectrum(s *spectrum.Spectrum, base *spectrumImage) *spectrumImage {
+	pic := s.ULA.Picture()
+	im := &spectrumImage{s: s, board: *s, picture: *pic}
+	var basePix paged
+	if base != nil {
+		basePix = base.pix
+	}
+	var n int
+	im.pix, n = keepPaged(pic.Pix, basePix)
+	im.own = int(reflect.TypeFor[spectrumImage]().Size()) + n
+	return im
+}
+
+func (im *spectrumImage) restore() {
+	s := im.s
+	pic := s.ULA.Picture()
+	if im.board.ULA.Picture() != pic {
+		// The ULA's picture is made once, when the machine is built.
+		panic("host: a Spectrum's state put back into a machine that is not its own")
+	}
+	*s = im.board
+	*pic = im.picture
+	im.pix.writeTo(pic.Pix)
+}
+
+func (im *spectrumImage) keptRAM() ([]byte, error) {
+	return nil, errors.New("a Spectrum's RAM has no addresses of its own but the processor's")
+}
+
+func (im *spectrumImage) size() int { return im.own }
+
+// A state is one kept of a machine: its image, its tick and its journal
+// as they stood.
+type state struct {
+	name    string
+	tick    uint64
+	journal []Entry // the machine's, its length its capacity, so that entries made after are not its own
+	image   image
+}
+
+// stateNames names the states a machine holds, oldest first.
+func (m *Machine) stateNames() []string {
+	names := make([]string, len(m.states))
+	for i, s := range m.states {
+		names[i] = s.name
+	}
+	return names
+}
+
+// state finds a state the machine holds by its name, or answers an error
+// that names it and the states the machine holds.
+func (m *Machine) state(name string) (*state, int, error) {
+	for i, s := range m.states {
+		if s.name == name {
+			return s, i, nil
+		}
+	}
+	holds := "holds none; state_keep keeps one"
+	if len(m.states) > 0 {
+		holds = "holds " + strings.Join(m.stateNames(), ", ")
+	}
+	if n, ok := stateNumber(name); ok && n <= m.kept {
+		return nil, 0, fmt.Errorf("state %q of machine %s was let go by state_drop; it %s", name, m.handle, holds)
+	}
+	if name == "" {
+		return nil, 0, fmt.Errorf("argument \"state\" is missing: the state, as state_keep named it; machine %s %s", m.handle, holds)
+	}
+	return nil, 0, fmt.Errorf("machine %s holds no state %q; it %s", m.handle, name, holds)
+}
+
+// stateNumber reads the number of a state's name, s1, s2 and on.
+func stateNumber(name string) (int, bool) {
+	digits, ok := strings.CutPrefix(name, "s")
+	if !ok || digits == "" || digits[0] == '0' {
+		return 0, false
+	}
+	n, err := strconv.Atoi(digits)
+	return n, err == nil && n > 0
+}
+
+// StateRAM answers the RAM a state of the machine holds, by the RAM's own
+// addresses (&00000 to &0FFFF, and on a 6128 &10000 to &1FFFF), a copy of
+// its own; or an error naming the state, where the machine holds no state
+// by that name, or naming the machine, where its RAM has no addresses of
+// its own. It is called in the machine's turn, as compare does.
+func (m *Machine) StateRAM(name string) ([]byte, error) {
+	s, _, err := m.state(name)
+	if err != nil {
+		return nil, err
+	}
+	b, err := s.image.keptRAM()
+	if err != nil {
+		return nil, fmt.Errorf("state %q of machine %s: %w", name, m.handle, err)
+	}
+	return b, nil
+}
+
+// StateKeepArgs are state_keep's arguments.
+type StateKeepArgs struct {
+	Handle string `json:"handle" jsonschema:"the machine to keep as it stands"`
+}
+
+// StateKept is state_keep's answer.
+type StateKept struct {
+	Handle string   `json:"handle" jsonschema:"the machine"`
+	State  string   `json:"state" jsonschema:"the state's name: s1, s2 and on, in the order states are kept of this machine, never given twice; state_restore, state_drop and compare take it with the machine's handle"`
+	Tick   uint64   `json:"tick" jsonschema:"the machine's tick, at which the state stands"`
+	Bytes  int      `json:"bytes" jsonschema:"the server's memory the state takes of its own, beyond what it shares with the state kept or put back before it"`
+	States []string `json:"states" jsonschema:"the states the machine holds now, oldest first"`
+}
+
+// StateKeep keeps the machine as it stands, everything it holds, and names
+// the state (KEEP-1). It moves nothing and is not entered in the journal
+// (J-4).
+func (h *Host) StateKeep(ctx context.Context, a StateKeepArgs) (StateKept, error) {
+	return with(h, ctx, a.Handle, func(m *Machine) (StateKept, error) {
+		im, err := keepImage(m.m, m.base)
+		if err != nil {
+			return StateKept{}, err
+		}
+		m.kept++
+		s := &state{
+			name:    "s" + strconv.Itoa(m.kept),
+			tick:    m.m.Tick(),
+			journal: m.journal[:len(m.journal):len(m.journal)],
+			image:   im,
+		}
+		m.states = append(m.states, s)
+		m.base = im
+		return StateKept{Handle: m.handle, State: s.name, Tick: s.tick, Bytes: im.size(), States: m.stateNames()}, nil
+	})
+}
+
+// StateArgs are state_restore's and state_drop's arguments.
+type StateArgs struct {
+	Handle string `json:"handle" jsonschema:"the machine the state was kept of"`
+	State  string `json:"state" jsonschema:"the state, by the name state_keep gave it: s1, s2 and on"`
+}
+
+// StateRestored is state_restore's answer.
+type StateRestored struct {
+	Handle  string   `json:"handle" jsonschema:"the machine"`
+	State   string   `json:"state" jsonschema:"the state it was put back to"`
+	Tick    uint64   `json:"tick" jsonschema:"the machine's tick now, the state's"`
+	Journal int      `json:"journal" jsonschema:"the entries its journal holds now: the state's, the way from the machine's opening to where it stands"`
+	States  []string `json:"states" jsonschema:"the states the machine holds, oldest first: every one it held before, this one among them"`
+}
+
+// StateRestore puts the machine back exactly as a state kept it, and its
+// journal with it, which becomes the state's (KEEP-2, J-5). No state is
+// dropped (KEEP-4): the one put back stays, to come back to again, and so
+// do those kept after it, each a branch.
+func (h *Host) StateRestore(ctx context.Context, a StateArgs) (StateRestored, error) {
+	return with(h, ctx, a.Handle, func(m *Machine) (StateRestored, error) {
+		s, _, err := m.state(a.State)
+		if err != nil {
+			return StateRestored{}, err
+		}
+		s.image.restore()
+		m.base = s.image
+		m.journal = s.journal
+		return StateRestored{Handle: m.handle, State: s.name, Tick: m.m.Tick(), Journal: len(m.journal), States: m.stateNames()}, nil
+	})
+}
+
+// StateDropped is state_drop's answer.
+type StateDropped struct {
+	Handle string   `json:"handle" jsonschema:"the machine"`
+	State  string   `json:"state" jsonschema:"the state let go; its name names nothing from now on, and is not given again"`
+	States []string `json:"states" jsonschema:"the states the machine still holds, oldest first"`
+}
+
+// StateDrop lets a state go (KEEP-5). The machine does not move, and
+// nothing is entered in the journal (J-4).
+func (h *Host) StateDrop(ctx context.Context, a StateArgs) (StateDropped, error) {
+	return with(h, ctx, a.Handle, func(m *Machine) (StateDropped, error) {
+		_, i, err := m.state(a.State)
+		if err != nil {
+			return StateDropped{}, err
+		}
+		m.states = append(m.states[:i:i], m.states[i+1:]...)
+		return StateDropped{Handle: m.handle, State: a.State, States: m.stateNames()}, nil
+	})
+}
