@@ -197,6 +197,6 @@ Answers {handle, machine, build, files, total, start, entries, next}:
 - total: how many entries the journal holds.
 - entries: each {tick, tool, arguments}: the machine's tick as the request began, the tool, and its arguments in one normal form, without the handle. The first is the machine_open, with a CPC's 6845 type even where none was named, and a snapshot by its absolute path and its snapshot_sha256. Addresses are written after &, with five digits past &FFFF; bytes as capital pairs; paths absolute. Keys, text, and the values set and call write are kept as given.
 
-Entered: machine_open, run, step, call, set, poke and type. Not entered: reads (machine_list, inspect, peek, monitor, journal), and refused requests, which change nothing.
+Entered: machine_open, run, step, call, set, poke and type. Not entered: reads (machine_list, inspect, peek, find, compare, disassemble, monitor, screen, journal), refused requests, which change nothing, and states kept or let go (state_keep, state_drop). state_restore is not entered either: it makes the journal the state's, so the journal is always the way from the machine's opening to where it stands.
 
 To replay a journal, call each entry's tool with its arguments, adding the handle the replay's machine_open answers. Reads only.`

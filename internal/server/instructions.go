@@ -1,7 +1,12 @@
 package server
 
-// Instructions is what the server tells an agent before its first request:
-// what the tools are for, and what holds across all of them. A client may set
+import (
+	"fmt"
+	"strings"
+)
+
+// instructionsSpec is what the server tells an agent before its first
+// request: what the tools are for, and what holds across all of them. A client may set
 // it before the model as a session opens (spec, "What it answers"), so it is
 // written for a model that has read nothing else; each tool's own
 // description is the reference for that tool.
@@ -9,7 +14,7 @@ package server
 // Every number in it is the spec's (spec/colophon-mcp.txt): the frame lengths
 // and the request limits from "Time", the start-up frames and the typing
 // limits from "Keys and typing", the notation from "What it answers".
-const Instructions = `colophon-mcp stands up emulated home computers and lets you drive them: the Amstrad CPC 464, 664 and 6128 and the ZX Spectrum 48K, each exact to the tick of its processor's clock, running its own firmware. You reach a machine as its owner did, through its keyboard and its monitor, and also as a debugger does, through its memory, its chips and its processor.
+const instructionsSpec = `colophon-mcp stands up emulated home computers and lets you drive them: the Amstrad CPC 464, 664 and 6128 and the ZX Spectrum 48K, each exact to the tick of its processor's clock, running its own firmware. You reach a machine as its owner did, through its keyboard and its monitor, and also as a debugger does, through its memory, its chips and its processor.
 
 MACHINES
 - machine_open builds a machine by name: cpc464, cpc664, cpc6128 or spectrum48, optionally from a snapshot or a state file, and answers a handle. Every other tool names the machine by that handle. A CPC's 6845 (CRTC) is of type 0 to 4, as the CRTC Compendium numbers them; 0 unless you say otherwise.
@@ -51,3 +56,43 @@ DETERMINISM AND THE JOURNAL
 ERRORS
 - A refused request leaves the machine as it was. An argument of the wrong kind is refused with its name; a request missing arguments lists every argument the tool requires.
 `
+
+// notYetBuilt names what the spec describes and this build does not serve
+// yet, each with what an agent meets instead. The instructions describe the
+// whole product, as the spec does; this list keeps them honest about this
+// build, and TestNotYetBuiltIsExactlyWhatIsMissing holds it to tools/list.
+var notYetBuilt = []struct{ name, instead string }{
+	{"disc_insert", "there is no disc drive yet"},
+	{"disc_save", "there is no disc drive yet"},
+	{"tape_insert", "there is no tape deck yet"},
+	{"snapshot_save", "snapshots are read by machine_open but not written"},
+	{"state_save", "states are kept in memory only, and machine_open takes no state file"},
+}
+
+// notYetBuiltArguments names the arguments the spec describes and this
+// build's tools do not take yet; a request giving one is refused as an
+// unknown argument.
+var notYetBuiltArguments = []struct{ name, instead string }{
+	{"run/call until, gather, gather_last, count, path", "conditions are not built yet: run by frames, ticks or step, reading memory between"},
+}
+
+// Instructions is what the server tells an agent before its first request:
+// the spec's account of the tools, then what this build does not do yet.
+var Instructions = instructionsFor(notYetBuilt, notYetBuiltArguments)
+
+func instructionsFor(tools, arguments []struct{ name, instead string }) string {
+	if len(tools) == 0 && len(arguments) == 0 {
+		return instructionsSpec
+	}
+	var b strings.Builder
+	b.WriteString(instructionsSpec)
+	b.WriteString("\nNOT IN THIS BUILD YET\n")
+	b.WriteString("The account above is of the whole product. This build does not yet serve the following; a request for one is refused as unknown.\n")
+	for _, t := range tools {
+		fmt.Fprintf(&b, "- %s: %s.\n", t.name, t.instead)
+	}
+	for _, a := range arguments {
+		fmt.Fprintf(&b, "- %s: %s.\n", a.name, a.instead)
+	}
+	return b.String()
+}

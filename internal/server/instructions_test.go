@@ -45,3 +45,52 @@ func TestInstructionsSayWhatHolds(t *testing.T) {
 		}
 	}
 }
+
+// TestNotYetBuiltIsExactlyWhatIsMissing: the instructions' list of what this
+// build lacks is exactly the spec's 25 tools less those tools/list serves,
+// and the arguments it names are absent from run's and call's schemas, so the
+// instructions can neither promise a tool that is not here nor hide one that
+// is (W-12, W-15).
+func TestNotYetBuiltIsExactlyWhatIsMissing(t *testing.T) {
+	w := newWire(t)
+	mustResult(t, "initialize", w.initialize("2025-11-25"))
+	list := mustResult(t, "tools/list", w.call("tools/list", nil))
+	served := map[string]map[string]any{}
+	for _, tool := range list["tools"].([]any) {
+		tool := tool.(map[string]any)
+		served[tool["name"].(string)] = tool
+	}
+	missing := map[string]bool{}
+	for _, m := range notYetBuilt {
+		if served[m.name] != nil {
+			t.Errorf("%s is listed as not built, and tools/list serves it", m.name)
+		}
+		missing[m.name] = true
+	}
+	spec := []string{
+		"machine_open", "machine_list", "machine_close", "run", "step", "call",
+		"inspect", "set", "peek", "poke", "find", "compare", "monitor", "screen",
+		"disassemble", "type", "disc_insert", "tape_insert", "disc_save",
+		"snapshot_save", "state_keep", "state_restore", "state_save",
+		"state_drop", "journal",
+	}
+	for _, name := range spec {
+		if served[name] == nil && !missing[name] {
+			t.Errorf("%s is neither served nor listed as not built", name)
+		}
+	}
+	if len(served)+len(missing) != len(spec) {
+		t.Errorf("%d tools served and %d listed as not built; the spec has %d", len(served), len(missing), len(spec))
+	}
+	for _, tool := range []string{"run", "call"} {
+		props := served[tool]["inputSchema"].(map[string]any)["properties"].(map[string]any)
+		for _, arg := range []string{"until", "gather", "gather_last", "count", "path"} {
+			if _, ok := props[arg]; ok {
+				t.Errorf("%s takes %s, which the instructions say is not built", tool, arg)
+			}
+		}
+	}
+	if !strings.Contains(Instructions, "NOT IN THIS BUILD YET") {
+		t.Errorf("the instructions do not say what this build lacks")
+	}
+}
