@@ -125,7 +125,7 @@ func digestOf(p string) (string, error) {
 		return "", fmt.Errorf("%s: %w", p, err) // a link to nothing
 	}
 	if !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("%s is not a regular file (%s)", p, kind(fi.Mode()))
+		return "", fmt.Errorf("%s is not a regular file (%s)", p, FileKind(fi.Mode()))
 	}
 	file, err := os.Open(p)
 	if err != nil {

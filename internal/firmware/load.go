@@ -181,7 +181,7 @@ func (l Loader) find(name string) (string, fs.FileInfo, error) {
 
 func (l Loader) check(im Image, path string, fi fs.FileInfo) error {
 	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("firmware %s: %s is not a regular file (%s)", im.Name, path, kind(fi.Mode()))
+		return fmt.Errorf("firmware %s: %s is not a regular file (%s)", im.Name, path, FileKind(fi.Mode()))
 	}
 	switch size := fi.Size(); {
 	case size < int64(im.Size):
@@ -192,8 +192,10 @@ func (l Loader) check(im Image, path string, fi fs.FileInfo) error {
 	return nil
 }
 
-// kind names a file's type for an error.
-func kind(m fs.FileMode) string {
+// FileKind names what a path holds that is not a regular file, for an
+// error that refuses it: a directory, a named pipe and so on. Every reader
+// of a file a user names refuses such things unread, by this name.
+func FileKind(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a directory"

@@ -77,6 +77,24 @@ func parseAddress(arg, text string, last uint32) (uint32, error) {
 	return uint32(v), nil
 }
 
+// optionalAddress is parseAddress for an argument that may be left out,
+// which stands for def.
+func optionalAddress(arg string, a Address, def, last uint32) (uint32, error) {
+	if a == "" {
+		return def, nil
+	}
+	return parseAddress(arg, string(a), last)
+}
+
+// given is what an optional number argument holds, or def where it is
+// left out.
+func given(n *int, def int) int {
+	if n == nil {
+		return def
+	}
+	return *n
+}
+
 // formatAddress writes an address as the answers and the journal write
 // it: hexadecimal after &, four digits, and five past &FFFF, in a 6128's
 // second 64K (spec, "What it answers"; W-16, W-17).

@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"colophon/internal/firmware"
 )
 
 // File is a file a machine was built from, as the answers and the journal
@@ -19,6 +21,13 @@ type File struct {
 	Kind   string `json:"kind" jsonschema:"what the file is to the machine: firmware or snapshot"`
 	Path   string `json:"path" jsonschema:"the file's absolute path on the server's file system"`
 	SHA256 string `json:"sha256" jsonschema:"the SHA-256 of the file as it was read, in lower-case hex"`
+}
+
+// named names a file by what it is to the machine, its absolute path and
+// the SHA-256 of b, what it holds.
+func named(kind, abs string, b []byte) File {
+	sum := sha256.Sum256(b)
+	return File{Kind: kind, Path: abs, SHA256: hex.EncodeToString(sum[:])}
 }
 
 // sizeRule is how long a file a request names may be.
@@ -88,14 +97,13 @@ func readInput(kind, path string, rule sizeRule) (File, []byte, error) {
 	if err := rule.check(kind, abs, int64(len(b))); err != nil {
 		return File{}, nil, err
 	}
-	sum := sha256.Sum256(b)
-	return File{Kind: kind, Path: abs, SHA256: hex.EncodeToString(sum[:])}, b, nil
+	return named(kind, abs, b), b, nil
 }
 
 // regular refuses anything but a regular file, and a file past the rule.
 func (r sizeRule) regular(kind, path string, fi fs.FileInfo) error {
 	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s %s is not a regular file (%s); it was not read", kind, path, fileKind(fi.Mode()))
+		return fmt.Errorf("%s %s is not a regular file (%s); it was not read", kind, path, firmware.FileKind(fi.Mode()))
 	}
 	return r.check(kind, path, fi.Size())
 }
@@ -135,23 +143,5 @@ func writeNew(kind, path string, b []byte) (File, error) {
 		os.Remove(abs)
 		return File{}, fmt.Errorf("writing %s %s: %w", kind, abs, err)
 	}
-	sum := sha256.Sum256(b)
-	return File{Kind: kind, Path: abs, SHA256: hex.EncodeToString(sum[:])}, nil
-}
-
-// fileKind names what a path holds, for an error.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return m.Type().String()
+	return named(kind, abs, b), nil
 }

@@ -68,10 +68,7 @@ type JournalPage struct {
 // Reading it enters nothing (J-4).
 func (h *Host) Journal(ctx context.Context, a JournalArgs) (JournalPage, error) {
 	return with(h, ctx, a.Handle, func(m *Machine) (JournalPage, error) {
-		start := 0
-		if a.Start != nil {
-			start = *a.Start
-		}
+		start := given(a.Start, 0)
 		if start < 0 || start > len(m.journal) {
 			return JournalPage{}, fmt.Errorf("argument \"start\" is %d; the journal of %s holds entries 0 to %d", start, m.handle, len(m.journal)-1)
 		}

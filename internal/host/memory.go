@@ -8,6 +8,7 @@ import (
 
 	"colophon/internal/chip/z80"
 	"colophon/internal/machine"
+	"colophon/internal/machine/cpc"
 )
 
 // The most bytes one peek answers: 12K of text, as much as a model takes
@@ -40,75 +41,43 @@ type Peeked struct {
 // it moves nothing and is not entered in the journal.
 func (h *Host) Peek(ctx context.Context, a PeekArgs) (Peeked, error) {
 	return with(h, ctx, a.Handle, func(m *Machine) (Peeked, error) {
-		n := defaultPeek
-		if a.Length != nil {
-			n = *a.Length
-		}
+		n := given(a.Length, defaultPeek)
 		if n < 1 || n > MaxPeek {
 			return Peeked{}, fmt.Errorf("argument \"length\" is %d; a peek reads 1 to %d bytes", n, MaxPeek)
 		}
-		if a.RAM {
-			ram, err := m.ram()
-			if err != nil {
-				return Peeked{}, err
-			}
-			if isRegister(string(a.Address)) {
-				return Peeked{}, fmt.Errorf("argument \"address\" is %s, a processor address, but ram reads by the RAM's own addresses: give one of those, or leave ram out", a.Address)
-			}
-			last := uint32(ram.RAMSize() - 1)
-			addr, err := parseAddress("address", string(a.Address), last)
-			if err != nil {
-				return Peeked{}, err
-			}
-			n = min(n, int(last-addr)+1)
-			b := make([]byte, n)
-			for i := range b {
-				b[i] = ram.PeekRAM(addr + uint32(i))
-			}
-			return Peeked{Handle: m.handle, Address: formatAddress(addr), Length: n, Bytes: formatBytes(b)}, nil
-		}
-
-		mem, err := m.memory()
+		v, addr, err := m.readFrom(a.RAM, a.Address, "reads")
 		if err != nil {
 			return Peeked{}, err
 		}
-		var addr uint32
-		wraps := false
-		if r := string(a.Address); isRegister(r) {
-			cpu, err := m.processor()
-			if err != nil {
-				return Peeked{}, err
-			}
-			// From where a register points the read runs on past &FFFF
-			// to &0000, as the processor's own addresses do (PP-5).
-			addr, wraps = uint32(cpu.PC), true
-			if r == regSP {
-				addr = uint32(cpu.SP)
-			}
-		} else if addr, err = parseAddress("address", r, 0xFFFF); err != nil {
-			return Peeked{}, err
-		}
-		if !wraps {
-			// From an address given, nothing past &FFFF is read (PP-5).
-			n = min(n, int(0xFFFF-addr)+1)
+		// A read stops at the end of the memory read, but from where a
+		// register points it runs on past &FFFF to &0000, as the
+		// processor's own addresses do (PP-5).
+		if a.RAM || !isRegister(string(a.Address)) {
+			n = min(n, int(v.last-addr)+1)
 		}
 		b := make([]byte, n)
-		for i := range b {
-			b[i] = mem.Peek(uint16(addr + uint32(i)))
+		p := Peeked{Handle: m.handle, Address: formatAddress(addr), Length: n}
+		if a.RAM {
+			copy(b, v.ram[addr:])
+		} else {
+			for i := range b {
+				b[i] = v.mem.Peek(uint16(addr + uint32(i)))
+			}
+			p.ROM, p.RAMAt = m.source(v.mem, addr)
 		}
-		p := Peeked{Handle: m.handle, Address: formatAddress(addr), Length: n, Bytes: formatBytes(b)}
-		if m.kind.cpc {
-			p.ROM, p.RAMAt = nameSource(mem.Source(uint16(addr)), addr)
-		}
+		p.Bytes = formatBytes(b)
 		return p, nil
 	})
 }
 
-// nameSource names the memory that answered addr, as a CPC's answers name
-// it: the ROM, lower or upper by its number, or the RAM by its own address
-// where that is not addr (PP-3, PR-6).
-func nameSource(s machine.Source, addr uint32) (rom, ram string) {
-	switch {
+// source names the memory that answered addr, as a CPC's answers name it:
+// the ROM, lower or upper by its number, or the RAM by its own address
+// where that is not addr (PP-3, PR-6). A Spectrum's answers name neither.
+func (m *Machine) source(mem machine.Memory, addr uint32) (rom, ram string) {
+	if !m.kind.cpc {
+		return "", ""
+	}
+	switch s := mem.Source(uint16(addr)); {
 	case s.ROM && s.Upper:
 		return fmt.Sprintf("upper %d", s.Number), ""
 	case s.ROM:
@@ -117,11 +86,6 @@ func nameSource(s machine.Source, addr uint32) (rom, ram string) {
 		return "", formatAddress(s.RAM)
 	}
 	return "", ""
-}
-
-func isRegister(s string) bool {
-	s = strings.TrimSpace(s)
-	return s == regSP || s == regPC
 }
 
 // PokeArgs are poke's arguments.
@@ -158,41 +122,29 @@ func (h *Host) Poke(ctx context.Context, a PokeArgs) (Poked, error) {
 		if err != nil {
 			return Poked{}, err
 		}
-		var mem machine.Memory
-		var ram machine.RAM
-		last := uint32(0xFFFF)
-		if a.RAM {
-			if ram, err = m.ram(); err != nil {
-				return Poked{}, err
-			}
-			last = uint32(ram.RAMSize() - 1)
-		} else if mem, err = m.memory(); err != nil {
-			return Poked{}, err
-		}
-		addr, err := parseAddress("address", string(a.Address), last)
+		v, err := m.memoryFor(a.RAM)
 		if err != nil {
 			return Poked{}, err
 		}
-		if end := addr + uint32(len(b)) - 1; end > last {
+		addr, err := parseAddress("address", string(a.Address), v.last)
+		if err != nil {
+			return Poked{}, err
+		}
+		if end := addr + uint32(len(b)) - 1; end > v.last {
 			return Poked{}, fmt.Errorf("argument \"bytes\": %d bytes from %s run to %s, past %s, the end of memory here; nothing was written",
-				len(b), formatAddress(addr), formatAddress(end), formatAddress(last))
+				len(b), formatAddress(addr), formatAddress(end), formatAddress(v.last))
 		}
 		p := Poked{Handle: m.handle, Address: formatAddress(addr), Length: len(b)}
 		tick := m.m.Tick()
 		if a.RAM {
-			for i, v := range b {
-				ram.PokeRAM(addr+uint32(i), v)
-			}
-			p.Written = len(b)
+			p.Written = copy(v.ram[addr:], b)
 		} else {
-			if m.kind.cpc {
-				p.ROM, p.RAMAt = nameSource(mem.Source(uint16(addr)), addr)
-			}
-			for i, v := range b {
+			p.ROM, p.RAMAt = m.source(v.mem, addr)
+			for i, x := range b {
 				at := uint16(addr + uint32(i))
-				mem.Poke(at, v)
+				v.mem.Poke(at, x)
 				// Only a Spectrum's ROM has no RAM beneath it.
-				if m.kind.cpc || !mem.Source(at).ROM {
+				if m.kind.cpc || !v.mem.Source(at).ROM {
 					p.Written++
 				}
 			}
@@ -202,8 +154,8 @@ func (h *Host) Poke(ctx context.Context, a PokeArgs) (Poked, error) {
 	})
 }
 
-// memory, ram and processor give what a tool needs of the machine, or say
-// that this machine does not offer it.
+// memory, cpcRAM and processor give what a tool needs of the machine, or
+// say that this machine does not offer it.
 func (m *Machine) memory() (machine.Memory, error) {
 	if mem, ok := m.m.(machine.Memory); ok {
 		return mem, nil
@@ -211,14 +163,20 @@ func (m *Machine) memory() (machine.Memory, error) {
 	return nil, fmt.Errorf("%s offers no view of its memory in this build", m.kind.name)
 }
 
-func (m *Machine) ram() (machine.RAM, error) {
+// cpcRAM is a CPC's RAM by its own addresses, for an argument or a tool
+// that reads it so; a Spectrum is refused, naming what asked.
+func (m *Machine) cpcRAM(what string) ([]byte, error) {
 	if !m.kind.cpc {
-		return nil, errors.New("argument \"ram\": a Spectrum's RAM has no addresses of its own but the processor's; leave ram out")
+		if what == "ram" {
+			return nil, errors.New("argument \"ram\": a Spectrum's RAM has no addresses of its own but the processor's; leave ram out")
+		}
+		return nil, fmt.Errorf("%s reads a CPC's RAM, and %s is a %s: %s is for a cpc464, cpc664 or cpc6128 alone", what, m.handle, m.kind.name, what)
 	}
-	if r, ok := m.m.(machine.RAM); ok {
-		return r, nil
+	c, ok := m.m.(*cpc.CPC)
+	if !ok {
+		return nil, fmt.Errorf("%s offers no view of its RAM in this build", m.kind.name)
 	}
-	return nil, fmt.Errorf("%s offers no view of its RAM in this build", m.kind.name)
+	return c.RAM, nil
 }
 
 func (m *Machine) processor() (*z80.CPU, error) {
@@ -226,4 +184,66 @@ func (m *Machine) processor() (*z80.CPU, error) {
 		return p.Processor(), nil
 	}
 	return nil, fmt.Errorf("%s offers no view of its processor in this build", m.kind.name)
+}
+
+// A view is the memory a request with a ram argument reads or writes: a
+// CPC's RAM by its own addresses where ram is given, else the 64K the
+// processor addresses, through the banking and the ROMs.
+type view struct {
+	ram  []byte         // with ram
+	mem  machine.Memory // without
+	last uint32         // the last address in it
+}
+
+// memoryFor is the memory a request's ram argument asks for.
+func (m *Machine) memoryFor(ram bool) (view, error) {
+	if ram {
+		r, err := m.cpcRAM("ram")
+		return view{ram: r, last: uint32(len(r) - 1)}, err
+	}
+	mem, err := m.memory()
+	return view{mem: mem, last: 0xFFFF}, err
+}
+
+// readFrom is the memory a read asks for and where in it the read
+// begins: by the RAM's own addresses, with ram, where a register's address
+// is refused, since it is the processor's; or through the banking, as
+// readAddress reads it. verb says what the request does with ram, in the
+// refusal.
+func (m *Machine) readFrom(ram bool, a ReadAddress, verb string) (view, uint32, error) {
+	v, err := m.memoryFor(ram)
+	if err != nil {
+		return v, 0, err
+	}
+	if !ram {
+		addr, err := m.readAddress("address", a)
+		return v, addr, err
+	}
+	if isRegister(string(a)) {
+		return v, 0, fmt.Errorf("argument \"address\" is %s, a processor address, but ram %s by the RAM's own addresses: give one of those, or leave ram out", a, verb)
+	}
+	addr, err := parseAddress("address", string(a), v.last)
+	return v, addr, err
+}
+
+// readAddress reads an address where memory is read through the banking:
+// any form an Address takes, &0000 to &FFFF, or cpu.sp or cpu.pc for the
+// address the register holds (W-21).
+func (m *Machine) readAddress(arg string, a ReadAddress) (uint32, error) {
+	if !isRegister(string(a)) {
+		return parseAddress(arg, string(a), 0xFFFF)
+	}
+	cpu, err := m.processor()
+	if err != nil {
+		return 0, err
+	}
+	if strings.TrimSpace(string(a)) == regSP {
+		return uint32(cpu.SP), nil
+	}
+	return uint32(cpu.PC), nil
+}
+
+func isRegister(s string) bool {
+	s = strings.TrimSpace(s)
+	return s == regSP || s == regPC
 }

@@ -10,7 +10,6 @@ import (
 	"colophon/internal/cpcscreen"
 	"colophon/internal/disasm"
 	"colophon/internal/find"
-	"colophon/internal/machine"
 	"colophon/internal/machine/cpc"
 )
 
@@ -64,10 +63,7 @@ type Disassembled struct {
 // lower ROM's. It is a read: it moves nothing and is not journaled.
 func (h *Host) Disassemble(ctx context.Context, a DisassembleArgs) (Disassembled, error) {
 	return with(h, ctx, a.Handle, func(m *Machine) (Disassembled, error) {
-		n := defaultDisassemble
-		if a.Count != nil {
-			n = *a.Count
-		}
+		n := given(a.Count, defaultDisassemble)
 		if n < 1 || n > MaxDisassemble {
 			return Disassembled{}, fmt.Errorf("argument \"count\" is %d; a listing is 1 to %d instructions", n, MaxDisassemble)
 		}
@@ -75,42 +71,26 @@ func (h *Host) Disassemble(ctx context.Context, a DisassembleArgs) (Disassembled
 		if err != nil {
 			return Disassembled{}, err
 		}
+		v, addr, err := m.readFrom(a.RAM, a.Address, "lists")
+		if err != nil {
+			return Disassembled{}, err
+		}
 		var (
 			mem  disasm.Memory
-			addr uint32 // where the listing begins, as the answer names it
 			base uint32 // the RAM address of the 64K read, with ram
 			out  Disassembled
 		)
 		if a.RAM {
-			ram, err := m.cpcRAM("ram")
-			if err != nil {
-				return Disassembled{}, err
-			}
-			if isRegister(string(a.Address)) {
-				return Disassembled{}, fmt.Errorf("argument \"address\" is %s, a processor address, but ram lists by the RAM's own addresses: give one of those, or leave ram out", a.Address)
-			}
-			if addr, err = parseAddress("address", string(a.Address), uint32(len(ram)-1)); err != nil {
-				return Disassembled{}, err
-			}
 			// One 64K at a time, wrapping within it, as the processor
 			// reads it alone: the base 64K in configuration 0, the
 			// second in configuration 2, which pages its four blocks in
 			// order (cpctech, "Amstrad CPC Ram Paging").
 			base = addr &^ 0xFFFF
-			k := (*[0x10000]byte)(ram[base:])
+			k := (*[0x10000]byte)(v.ram[base:])
 			mem = func(a uint16) byte { return k[a] }
 		} else {
-			pm, err := m.memory()
-			if err != nil {
-				return Disassembled{}, err
-			}
-			if addr, err = m.readAddress("address", a.Address); err != nil {
-				return Disassembled{}, err
-			}
-			mem = pm.Peek
-			if m.kind.cpc {
-				out.ROM, out.RAMAt = nameSource(pm.Source(uint16(addr)), addr)
-			}
+			mem = v.mem.Peek
+			out.ROM, out.RAMAt = m.source(v.mem, addr)
 		}
 		list, err := d.List(mem, uint16(addr), n)
 		if err != nil {
@@ -150,40 +130,6 @@ func (m *Machine) disassembler() (*disasm.Disassembler, error) {
 	return disasm.New(opts)
 }
 
-// readAddress reads an address where memory is read through the banking:
-// any form an Address takes, &0000 to &FFFF, or cpu.sp or cpu.pc for the
-// address the register holds (W-21).
-func (m *Machine) readAddress(arg string, a ReadAddress) (uint32, error) {
-	r := strings.TrimSpace(string(a))
-	if !isRegister(r) {
-		return parseAddress(arg, r, 0xFFFF)
-	}
-	cpu, err := m.processor()
-	if err != nil {
-		return 0, err
-	}
-	if r == regSP {
-		return uint32(cpu.SP), nil
-	}
-	return uint32(cpu.PC), nil
-}
-
-// cpcRAM is a CPC's RAM by its own addresses, for an argument or a tool
-// that reads it so; a Spectrum is refused, naming what asked.
-func (m *Machine) cpcRAM(what string) ([]byte, error) {
-	if !m.kind.cpc {
-		if what == "ram" {
-			return nil, errors.New("argument \"ram\": a Spectrum's RAM has no addresses of its own but the processor's; leave ram out")
-		}
-		return nil, fmt.Errorf("%s reads a CPC's RAM, and %s is a %s: %s is for a cpc464, cpc664 or cpc6128 alone", what, m.handle, m.kind.name, what)
-	}
-	c, ok := m.m.(*cpc.CPC)
-	if !ok {
-		return nil, fmt.Errorf("%s offers no view of its RAM in this build", m.kind.name)
-	}
-	return c.RAM, nil
-}
-
 // FindArgs are find's arguments. Exactly one of Bytes and Text is given.
 type FindArgs struct {
 	Handle string  `json:"handle" jsonschema:"the machine to search"`
@@ -221,32 +167,21 @@ func (h *Host) Find(ctx context.Context, a FindArgs) (Found, error) {
 		if err != nil {
 			return Found{}, err
 		}
-		var (
-			ram  []byte         // with ram
-			mem  machine.Memory // without
-			last = uint32(0xFFFF)
-		)
-		if a.RAM {
-			if ram, err = m.cpcRAM("ram"); err != nil {
-				return Found{}, err
-			}
-			last = uint32(len(ram) - 1)
-		} else if mem, err = m.memory(); err != nil {
+		v, err := m.memoryFor(a.RAM)
+		if err != nil {
 			return Found{}, err
 		}
-		var from uint32
-		if a.From != "" {
-			if from, err = parseAddress("from", string(a.From), last); err != nil {
-				return Found{}, err
-			}
+		from, err := optionalAddress("from", a.From, 0, v.last)
+		if err != nil {
+			return Found{}, err
 		}
 		var r find.Result
 		if a.RAM {
-			r, err = find.InBytes(p, ram, 0, from)
+			r, err = find.InBytes(p, v.ram, 0, from)
 		} else {
 			// The 64K the processor reads, and not on past &FFFF to
 			// &0000, as peek from an address given does not (PP-5).
-			r, err = find.In(p, func(a uint32) byte { return mem.Peek(uint16(a)) }, from, 0x10000)
+			r, err = find.In(p, func(a uint32) byte { return v.mem.Peek(uint16(a)) }, from, 0x10000)
 		}
 		if err != nil {
 			return Found{}, err
@@ -254,10 +189,10 @@ func (h *Host) Find(ctx context.Context, a FindArgs) (Found, error) {
 		out := Found{Handle: m.handle, Pattern: p.String(), From: formatAddress(from), Total: r.Total, Matches: make([]Match, len(r.Addrs))}
 		for i, at := range r.Addrs {
 			out.Matches[i].Address = listedAddress(at)
-			if !a.RAM && m.kind.cpc {
+			if !a.RAM {
 				// A CPC's match names the memory its first byte is in,
 				// as peek names it (PP-3).
-				out.Matches[i].ROM, out.Matches[i].RAMAt = nameSource(mem.Source(uint16(at)), at)
+				out.Matches[i].ROM, out.Matches[i].RAMAt = m.source(v.mem, at)
 			}
 		}
 		if r.More {
@@ -373,14 +308,10 @@ func (h *Host) Compare(ctx context.Context, a CompareArgs) (Compared, error) {
 
 // differences compares ram with other from the address from gives.
 func differences(ram, other []byte, from Address) (Compared, error) {
-	size := min(len(ram), len(other))
-	var at uint32
-	if from != "" {
-		var err error
-		// The end itself is a place to begin, where nothing is left.
-		if at, err = parseAddress("from", string(from), uint32(size)); err != nil {
-			return Compared{}, err
-		}
+	// The end itself is a place to begin, where nothing is left.
+	at, err := optionalAddress("from", from, 0, uint32(min(len(ram), len(other))))
+	if err != nil {
+		return Compared{}, err
 	}
 	r, err := compare.Diff(ram, other, at)
 	if err != nil {
@@ -565,24 +496,16 @@ func screenAsked(c *cpc.CPC, a ScreenArgs) (cpcscreen.Screen, error) {
 	} else {
 		// A flat buffer's first byte is where the 6845's screen's is,
 		// unless given: the RAM address its start address reads first.
-		sc.Start = uint32(cpcscreen.VideoAddress(uint16(sc.Start), 0))
-		if a.Base != "" {
-			b, err := parseAddress("base", string(a.Base), uint32(len(c.RAM)-1))
-			if err != nil {
-				return sc, err
-			}
-			sc.Start = b
+		first := uint32(cpcscreen.VideoAddress(uint16(sc.Start), 0))
+		b, err := optionalAddress("base", a.Base, first, uint32(len(c.RAM)-1))
+		if err != nil {
+			return sc, err
 		}
+		sc.Start = b
 	}
-	if a.Width != nil {
-		sc.Width = *a.Width
-	}
-	if a.Height != nil {
-		sc.Height = *a.Height
-	}
-	if a.Lines != nil {
-		sc.Lines = *a.Lines
-	}
+	sc.Width = given(a.Width, sc.Width)
+	sc.Height = given(a.Height, sc.Height)
+	sc.Lines = given(a.Lines, sc.Lines)
 	if a.Mode != nil {
 		if *a.Mode < 0 || *a.Mode > 3 {
 			return sc, fmt.Errorf("argument \"mode\" is %d; the Gate Array's modes are 0 to 3", *a.Mode)
