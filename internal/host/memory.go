@@ -137,7 +137,13 @@ func (h *Host) Poke(ctx context.Context, a PokeArgs) (Poked, error) {
 		p := Poked{Handle: m.handle, Address: formatAddress(addr), Length: len(b)}
 		tick := m.m.Tick()
 		if a.RAM {
-			p.Written = copy(v.ram[addr:], b)
+			// Through the machine, which marks the pages it writes for
+			// the states that share them (machine.Dirty, state.go).
+			ram := m.m.(machine.RAM)
+			for i, x := range b {
+				ram.PokeRAM(addr+uint32(i), x)
+			}
+			p.Written = len(b)
 		} else {
 			p.ROM, p.RAMAt = m.source(v.mem, addr)
 			for i, x := range b {

@@ -22,8 +22,9 @@ import (
 // A state is the machine as its memory holds it: its own struct copied by
 // value, as the emulator's C would copy its cpc_t whole; the structs it
 // points at and inspect follows, a CPC's monitor and a Spectrum's picture,
-// copied by value too; and the buffers, a CPC's RAM and its monitor's
-// raster and a Spectrum's picture, kept in pages. inspect reads only
+// copied by value too; and the buffers the machine answers as
+// machine.Dirty, a CPC's RAM and its monitor's raster and a Spectrum's 64K
+// of memory and its picture, kept in pages. inspect reads only
 // fields held by value and fields of a struct a named pointer reaches
 // (package inspect, "A pointer is not followed ... unless it points to a
 // struct and is named"), so a state holds every field inspect.Fields
@@ -32,34 +33,41 @@ import (
 // chain of prefixes. It needs no list of fields, misses none a chip adds
 // later, and is put back by copying it over the machine, after which the
 // machine is the one that was kept, byte for byte. It holds the machine's
-// own pointers, a CPC's into itself and at its buffers, which is why a
-// state is put back into the machine it was kept from and no other
+// own pointers, a CPC's into itself, and each machine's at its buffers and
+// at the marks it keeps of them, which is why a state is put back into the
+// machine it was kept from and no other
 // (KEEP-6). state_test.go walks each machine's type and holds every
 // pointer it reaches to the way a state keeps what it points at, so a
 // pointer added later, a disc's, fails the test until a state keeps it.
 //
 // A page is shared rather than copied wherever the machine holds it as the
-// state kept or put back last held it: at its place, which a comparison
-// finds, or at another place of the buffer, which its checksum finds, as
-// the lines of a scrolled picture move up. A frame's run leaves most of a
-// CPC's RAM and raster as they were, so a state after it costs the pages
-// the frame changed and the struct (docs/performance.md, "States"). A page
-// once kept is never written; it is let go with the last state that holds
-// it. A disc or a tape, when a machine has them, is one more buffer kept
-// so, and states kept while a disc does not change share its pages
-// (KEEP-7).
+// state kept or put back last held it. The machine marks the pages of its
+// buffers it writes (machine.Dirty), and the marks are cleared at each
+// keep and each restore, so a page unmarked holds what that state holds:
+// it is shared, unread. A page marked may hold it still, which a
+// comparison finds, or hold what stands at another place of the buffer,
+// which its checksum finds, as the lines of a scrolled picture move up.
+// A frame's run leaves most of a CPC's RAM and raster as they were,
+// unmarked, so a state after it costs the pages the frame changed and the
+// struct, and keeping it reads those pages alone (docs/performance.md,
+// "States"). A page once kept is never written; it is let go with the
+// last state that holds it. A disc or a tape, when a machine has them, is
+// one more buffer the machine marks and a state keeps so, and states kept
+// while a disc does not change share its pages (KEEP-7).
 //
-// Finding what changed costs a comparison of each buffer with the pages
-// kept last, and putting a state back one with the state's pages: no
-// machine marks the pages it writes, so nothing cheaper can say which
-// pages a run left alone.
+// Putting a state back writes the pages where the machine differs from
+// it: those the machine marked since, and those where the state's page is
+// not the one the machine's buffer last held.
 
-// pageSize is the size of a page a state keeps a buffer in: four lines of
-// a CPC's raster, of monitor.Width samples each, so that a picture
-// scrolled by a row of characters eight lines high, as BASIC's screen
-// scrolls, moves by whole pages (docs/performance.md, "States", measures
-// it).
-const pageSize = 4 * monitor.Width
+// pageSize is the size of a page a state keeps a buffer in, the size of a
+// page a machine marks: four lines of a CPC's raster, of monitor.Width
+// samples each, so that a picture scrolled by a row of characters eight
+// lines high, as BASIC's screen scrolls, moves by whole pages
+// (docs/performance.md, "States", measures it).
+const pageSize = machine.PageSize
+
+// A page is whole lines of a CPC's raster, or this does not compile.
+var _ [pageSize % monitor.Width]struct{} = [0]struct{}{}
 
 // A page is 4K of a buffer as it stood when kept, the last of a buffer
 // shorter if the buffer is, with its checksum. Once kept it is never
@@ -76,18 +84,28 @@ type paged []*page
 // which a page is looked for where it is not where it stood before.
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// keepPaged keeps buf, and answers the bytes of memory it took of its own:
-// the list of pages, and each page it copied. A page equal
-// to the one base holds at its place is that one, found at the cost of
-// comparing them; one that is not, whose bytes stand elsewhere in base or
-// earlier in buf, as a scrolled picture's do, or as one blank page's do
-// another's, is the page found there, by its checksum and then its bytes;
-// and any other is copied. Every page is matched byte for byte, so a
-// state holds exactly what the buffer held, whatever the checksums.
-func keepPaged(buf []byte, base paged) (paged, int) {
+// marked says whether the machine marked page i in dirty.
+func marked(dirty []uint64, i int) bool { return dirty[i/64]&(1<<(i%64)) != 0 }
+
+// keepPaged keeps buf, whose pages the machine marked in dirty since it
+// last held base, and answers the bytes of memory it took of its own: the
+// list of pages, and each page it copied. With no base, every page is
+// looked at as a marked one. A page unmarked is base's page, by
+// construction. A marked page equal to the one base holds at its place is
+// that one, found at the cost of comparing them; one that is not, whose
+// bytes stand elsewhere in base or earlier in buf, as a scrolled
+// picture's do, or as one blank page's do another's, is the page found
+// there, by its checksum and then its bytes; and any other is copied.
+// Every page looked at is matched byte for byte, so a state holds exactly
+// what the buffer held, whatever the checksums.
+func keepPaged(buf []byte, dirty []uint64, base paged) (paged, int) {
 	p := make(paged, (len(buf)+pageSize-1)/pageSize)
 	own := len(p) * int(reflect.TypeFor[*page]().Size())
 	for i := range p {
+		if base != nil && !marked(dirty, i) {
+			p[i] = base[i]
+			continue
+		}
 		b := buf[i*pageSize : min(len(buf), (i+1)*pageSize)]
 		if i < len(base) && bytes.Equal(base[i].b, b) {
 			p[i] = base[i]
@@ -118,14 +136,17 @@ func (p paged) find(sum uint32, b []byte) *page {
 	return nil
 }
 
-// writeTo puts the buffer back into buf, which is the buffer it was kept
-// from. A page buf holds already is left as it is: reading it is cheaper
-// than writing it, and a run changes few.
-func (p paged) writeTo(buf []byte) {
+// writeTo puts the buffer back into buf, the buffer it was kept from,
+// which held base's pages when last cleaned and has marked in dirty the
+// pages written since. A page buf holds already, unmarked and base's, is
+// left alone; any other is written, a copy being cheaper than a
+// comparison and then a copy, and the page most likely differing.
+func (p paged) writeTo(buf []byte, dirty []uint64, base paged) {
 	for i, q := range p {
-		if at := buf[i*pageSize : i*pageSize+len(q.b)]; !bytes.Equal(at, q.b) {
-			copy(at, q.b)
+		if base != nil && !marked(dirty, i) && base[i] == q {
+			continue
 		}
+		copy(buf[i*pageSize:], q.b)
 	}
 }
 
@@ -138,10 +159,57 @@ func (p paged) whole() []byte {
 	return b
 }
 
+// buffers are a machine's buffers as a state keeps them, in the order
+// its Buffers answers them.
+type buffers []kept
+
+// kept is one buffer as a state keeps it, by the machine's name for it.
+type kept struct {
+	name  string
+	pages paged
+}
+
+// named answers the buffer of that name, or nil.
+func (bs buffers) named(name string) paged {
+	for _, b := range bs {
+		if b.name == name {
+			return b.pages
+		}
+	}
+	return nil
+}
+
+// keepBuffers keeps the machine's buffers, sharing their pages with base,
+// the buffers of the image kept or put back last (nil where there is
+// none), and answers the bytes of memory they took of their own. It
+// clears the machine's marks: the state it keeps them for is the base of
+// the next keep or restore.
+func keepBuffers(d machine.Dirty, base buffers) (buffers, int) {
+	bufs := d.Buffers()
+	kb := make(buffers, len(bufs))
+	own := len(kb) * int(reflect.TypeFor[kept]().Size())
+	for i, b := range bufs {
+		var bp paged
+		if base != nil {
+			bp = base[i].pages
+		}
+		var n int
+		kb[i].name = b.Name
+		kb[i].pages, n = keepPaged(b.Bytes, b.Dirty, bp)
+		own += n
+	}
+	d.Clean()
+	return kb, own
+}
+
 // An image is a machine as a state holds it, for one kind of machine.
 type image interface {
-	// restore puts the machine it was kept from back as it stood.
-	restore()
+	// from is the machine it was kept from, which marks its buffers.
+	from() machine.Dirty
+	// put puts the machine's structs back as they stood.
+	put()
+	// buffers are the machine's buffers as they stood.
+	buffers() buffers
 	// keptRAM answers the RAM as it stood, by the RAM's own addresses.
 	keptRAM() ([]byte, error)
 	// size is the bytes the image holds beyond the pages it shares with
@@ -149,18 +217,42 @@ type image interface {
 	size() int
 }
 
-// keepImage keeps a machine, sharing what it can with base, the image its
-// buffers were last known to hold, which may be nil.
+// keepImage keeps a machine, sharing what it can with base, the image kept
+// or put back last, which may be nil.
 func keepImage(mm machine.Machine, base image) (image, error) {
+	var bb buffers
+	if base != nil {
+		bb = base.buffers()
+	}
 	switch x := mm.(type) {
 	case *cpc.CPC:
-		b, _ := base.(*cpcImage)
-		return keepCPC(x, b), nil
+		return keepCPC(x, bb), nil
 	case *spectrum.Spectrum:
-		b, _ := base.(*spectrumImage)
-		return keepSpectrum(x, b), nil
+		return keepSpectrum(x, bb), nil
 	}
 	return nil, fmt.Errorf("%s cannot be kept in this build", mm.Name())
+}
+
+// restoreImage puts the machine im was kept from back as it stood, where
+// base is the image kept or put back last, which may be nil. The marks are
+// read before the machine's structs are put back, as they stand for what
+// was done since base; and cleared after, as the machine then holds im.
+func restoreImage(im, base image) {
+	d := im.from()
+	bufs := d.Buffers()
+	im.put()
+	var bb buffers
+	if base != nil {
+		bb = base.buffers()
+	}
+	for i, b := range im.buffers() {
+		var bp paged
+		if bb != nil {
+			bp = bb[i].pages
+		}
+		b.pages.writeTo(bufs[i].Bytes, bufs[i].Dirty, bp)
+	}
+	d.Clean()
 }
 
 // cpcImage is a CPC kept: the board by value, the monitor it points at by
@@ -169,25 +261,21 @@ type cpcImage struct {
 	m       *cpc.CPC
 	board   cpc.CPC
 	monitor monitor.Monitor
-	ram     paged
-	raster  paged
+	bufs    buffers
 	own     int // bytes of its own, beyond the pages it shares
 }
 
-func keepCPC(c *cpc.CPC, base *cpcImage) *cpcImage {
+func keepCPC(c *cpc.CPC, base buffers) *cpcImage {
 	im := &cpcImage{m: c, board: *c, monitor: *c.Monitor}
-	var baseRAM, baseRaster paged
-	if base != nil {
-		baseRAM, baseRaster = base.ram, base.raster
-	}
-	var n1, n2 int
-	im.ram, n1 = keepPaged(c.RAM, baseRAM)
-	im.raster, n2 = keepPaged(c.Monitor.Raster, baseRaster)
-	im.own = int(reflect.TypeFor[cpcImage]().Size()) + n1 + n2
+	var n int
+	im.bufs, n = keepBuffers(c, base)
+	im.own = int(reflect.TypeFor[cpcImage]().Size()) + n
 	return im
 }
 
-func (im *cpcImage) restore() {
+func (im *cpcImage) from() machine.Dirty { return im.m }
+
+func (im *cpcImage) put() {
 	c := im.m
 	if im.board.Monitor != c.Monitor || &im.board.RAM[0] != &c.RAM[0] {
 		// The machine's buffers are made once, when it is built.
@@ -195,38 +283,36 @@ func (im *cpcImage) restore() {
 	}
 	*c = im.board
 	*c.Monitor = im.monitor
-	im.ram.writeTo(c.RAM)
-	im.raster.writeTo(c.Monitor.Raster)
 }
 
-func (im *cpcImage) keptRAM() ([]byte, error) { return im.ram.whole(), nil }
+func (im *cpcImage) buffers() buffers { return im.bufs }
+
+func (im *cpcImage) keptRAM() ([]byte, error) { return im.bufs.named("ram").whole(), nil }
 
 func (im *cpcImage) size() int { return im.own }
 
-// spectrumImage is a Spectrum kept: the board by value, which holds its
-// whole 64K of memory within it, and the ULA's picture, its pixels paged.
+// spectrumImage is a Spectrum kept: the board by value, the ULA's picture
+// by value, and the two buffers, the processor's 64K and the picture's
+// pixels.
 type spectrumImage struct {
 	s       *spectrum.Spectrum
 	board   spectrum.Spectrum
 	picture picture.Picture
-	pix     paged
+	bufs    buffers
 	own     int // bytes of its own, beyond the pages it shares
 }
 
-func keepSpectrum(s *spectrum.Spectrum, base *spectrumImage) *spectrumImage {
-	pic := s.ULA.Picture()
-	im := &spectrumImage{s: s, board: *s, picture: *pic}
-	var basePix paged
-	if base != nil {
-		basePix = base.pix
-	}
+func keepSpectrum(s *spectrum.Spectrum, base buffers) *spectrumImage {
+	im := &spectrumImage{s: s, board: *s, picture: *s.ULA.Picture()}
 	var n int
-	im.pix, n = keepPaged(pic.Pix, basePix)
+	im.bufs, n = keepBuffers(s, base)
 	im.own = int(reflect.TypeFor[spectrumImage]().Size()) + n
 	return im
 }
 
-func (im *spectrumImage) restore() {
+func (im *spectrumImage) from() machine.Dirty { return im.s }
+
+func (im *spectrumImage) put() {
 	s := im.s
 	pic := s.ULA.Picture()
 	if im.board.ULA.Picture() != pic {
@@ -235,8 +321,9 @@ func (im *spectrumImage) restore() {
 	}
 	*s = im.board
 	*pic = im.picture
-	im.pix.writeTo(pic.Pix)
 }
+
+func (im *spectrumImage) buffers() buffers { return im.bufs }
 
 func (im *spectrumImage) keptRAM() ([]byte, error) {
 	return nil, errors.New("a Spectrum's RAM has no addresses of its own but the processor's")
@@ -371,7 +458,7 @@ func (h *Host) StateRestore(ctx context.Context, a StateArgs) (StateRestored, er
 		if err != nil {
 			return StateRestored{}, err
 		}
-		s.image.restore()
+		restoreImage(s.image, m.base)
 		m.base = s.image
 		m.journal = s.journal
 		return StateRestored{Handle: m.handle, State: s.name, Tick: m.m.Tick(), Journal: len(m.journal), States: m.stateNames()}, nil

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"reflect"
 	"runtime"
 	"slices"
@@ -99,7 +100,11 @@ func (l look) differ(o look) string {
 		a, b []byte
 	}{{"memory", l.memory, o.memory}, {"RAM", l.ram, o.ram}, {"raster", l.raster, o.raster}, {"picture", l.picture, o.picture}} {
 		if !bytes.Equal(c.a, c.b) {
-			d = append(d, "the "+c.what+" differs")
+			i := 0
+			for i < min(len(c.a), len(c.b)) && c.a[i] == c.b[i] {
+				i++
+			}
+			d = append(d, fmt.Sprintf("the %s differs, from &%05X", c.what, i))
 		}
 	}
 	if l.journal != o.journal {
@@ -498,23 +503,27 @@ func TestStateKeepsEveryPointer(t *testing.T) {
 		{cpc.CPC{}, map[string]string{
 			"CPU.Bus":       "the machine itself, as its processor's bus",
 			"Monitor":       "followed: the monitor kept by value (cpcImage.monitor)",
-			"RAM":           "a buffer kept in pages (cpcImage.ram)",
+			"RAM":           "a buffer kept in pages (Buffers' ram)",
 			"video":         "the base 64K of RAM, kept in its pages",
 			"lowerROM":      "firmware, never written",
 			"upperROM[]":    "firmware, never written",
 			"observe":       "a run's observer, set only within one request",
 			"pages[].read":  "the memory map: RAM kept in pages, or firmware",
 			"pages[].write": "the memory map: RAM kept in pages",
+			"marks":         "the pages written since the host last looked, not the machine's state: shared, and cleared by keep and restore",
 			// Within the Monitor, followed.
-			"Monitor.Raster": "a buffer kept in pages (cpcImage.raster)",
+			"Monitor.Raster":  "a buffer kept in pages (Buffers' raster)",
+			"Monitor.changed": "the raster's lines painted anew, the marks' part: shared, and cleared by keep and restore",
 		}},
 		{spectrum.Spectrum{}, map[string]string{
 			"CPU.Bus":    "the machine itself, as its processor's bus",
-			"ULA.screen": "the 16K at &4000 of the machine's memory, held by value within it",
+			"mem":        "a buffer kept in pages (Buffers' memory)",
+			"ULA.screen": "the 16K at &4000 of the machine's memory, kept in its pages",
+			"marks":      "the pages written since the host last looked, not the machine's state: shared, and cleared by keep and restore",
 			"ULA.pic":    "followed: the picture kept by value (spectrumImage.picture)",
 			"observer":   "a run's observer, set only within one request",
 			// Within the picture, followed.
-			"ULA.pic.Pix":     "a buffer kept in pages (spectrumImage.pix)",
+			"ULA.pic.Pix":     "a buffer kept in pages (Buffers' picture)",
 			"ULA.pic.Palette": "the ULA's palette, never written",
 		}},
 	} {
@@ -673,4 +682,133 @@ func BenchmarkStates1000(b *testing.B) {
 			b.ReportMetric(float64(heap)/1e6, "MB/1000-states")
 		})
 	}
+}
+
+// buffersOf is what a look holds of a machine's buffers, to tell whether
+// a request wrote any.
+func (l look) buffersOf() []byte {
+	return slices.Concat(l.memory, l.ram, l.raster, l.picture)
+}
+
+// TestStateEveryWrite keeps a state after each way a request writes a
+// machine's buffers, and puts it back after other writes, and puts the
+// state before it back straight after the write: each gives back exactly
+// the machine kept, every byte of memory, RAM, raster and picture. A
+// state shares the pages the machine has not marked since the state kept
+// or put back last (machine.Dirty), so a way of writing that forgot to
+// mark would leave the state after it holding the page before, and the
+// state before it put back over the write. The machines are stood up from
+// snapshots of machines at their prompts, so that a snapshot's load is
+// among the writes.
+func TestStateEveryWrite(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		branchCase
+		text string
+		// A program at &8000 that writes with interrupts off and
+		// then loops: on a 6128, &9123 and, in configuration 4, &4123,
+		// which is RAM &10123 (cpctech, "Amstrad CPC Ram Paging"); on
+		// a Spectrum, the screen's first byte and &C123.
+		program string
+		set     string // a field a frame paints
+		ram     bool   // pokes by the RAM's own address
+	}{
+		{branchCases[0], "PRINT 3\n", "F3 3E 5A 32 23 91 01 C4 7F ED 49 32 23 41 01 C0 7F ED 49 18 FE", `{"gate_array.inks[16]": 6}`, true},
+		{branchCases[1], "p3\n", "F3 3E AA 32 00 40 32 23 C1 18 FE", `{"ula.border": 2}`, false},
+	} {
+		t.Run(c.machine, func(t *testing.T) {
+			h := stateHost(t)
+			a := must(h.Open(ctx, OpenArgs{Machine: MachineName(c.machine)})).Handle
+			must(h.Run(ctx, RunArgs{Handle: a, Frames: ptr(c.boot)}))
+			snap := must(machineOf(t, h, a).m.(interface{ Snapshot() ([]byte, error) }).Snapshot())
+			path := t.TempDir() + "/prompt.sna"
+			if err := os.WriteFile(path, snap, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			b := must(h.Open(ctx, OpenArgs{Machine: MachineName(c.machine), Snapshot: path})).Handle
+			must(h.Run(ctx, RunArgs{Handle: b, Frames: ptr(uint64(2))}))
+
+			var s0 string
+			for _, w := range []struct {
+				what  string
+				setup func() // before the state is kept
+				write func()
+			}{
+				{"a run", nil, func() { must(h.Run(ctx, RunArgs{Handle: b, Frames: ptr(uint64(2))})) }},
+				{"typing", nil, func() { must(h.Type(ctx, TypeArgs{Handle: b, Text: c.text})) }},
+				{"a poke", nil, func() {
+					must(h.Poke(ctx, PokeArgs{Handle: b, Address: "&9200", Bytes: "A5 5A"}))
+				}},
+				{"a poke by the RAM's own address", nil, func() {
+					if c.ram {
+						must(h.Poke(ctx, PokeArgs{Handle: b, Address: "&1FFF0", Bytes: "12 34", RAM: true}))
+					} else {
+						must(h.Poke(ctx, PokeArgs{Handle: b, Address: "&4800", Bytes: "FF"}))
+					}
+				}},
+				{"a set, and a frame painting it", nil, func() {
+					must(h.Set(ctx, SetArgs{Handle: b, Values: json.RawMessage(c.set)}))
+					must(h.Run(ctx, RunArgs{Handle: b, Frames: ptr(uint64(1))}))
+				}},
+				{"a call of a routine that writes", func() {
+					// LD A,&77; LD (&9234),A; RET
+					must(h.Poke(ctx, PokeArgs{Handle: b, Address: "&8100", Bytes: "3E 77 32 34 92 C9"}))
+				}, func() { must(h.Call(ctx, CallArgs{Handle: b, Address: "&8100"})) }},
+				{"a state put back", func() {
+					s0 = must(h.StateKeep(ctx, StateKeepArgs{Handle: b})).State
+					must(h.Poke(ctx, PokeArgs{Handle: b, Address: "&9400", Bytes: "99"}))
+					must(h.Run(ctx, RunArgs{Handle: b, Frames: ptr(uint64(1))}))
+				}, func() { must(h.StateRestore(ctx, StateArgs{Handle: b, State: s0})) }},
+				{"steps, and the monitor's picture", nil, func() {
+					must(h.Step(ctx, StepArgs{Handle: b, Instructions: 500}))
+					must3(h.Monitor(ctx, MonitorArgs{Handle: b}))
+				}},
+				// Last, since it leaves the firmware no way on.
+				{"the processor writing", func() {
+					must(h.Poke(ctx, PokeArgs{Handle: b, Address: "&8000", Bytes: c.program}))
+					must(h.Set(ctx, SetArgs{Handle: b, Values: json.RawMessage(`{"cpu.pc": "&8000"}`)}))
+				}, func() { must(h.Step(ctx, StepArgs{Handle: b, Instructions: 20})) }},
+			} {
+				if w.setup != nil {
+					w.setup()
+				}
+				s1 := must(h.StateKeep(ctx, StateKeepArgs{Handle: b})).State
+				l1 := lookAt(t, h, b)
+				w.write()
+				l2 := lookAt(t, h, b)
+				if bytes.Equal(l1.buffersOf(), l2.buffersOf()) {
+					t.Fatalf("%s wrote nothing, which tests nothing", w.what)
+				}
+				s2 := must(h.StateKeep(ctx, StateKeepArgs{Handle: b})).State
+				// Other writes, which the restores put back.
+				must(h.Poke(ctx, PokeArgs{Handle: b, Address: "&9300", Bytes: "EE"}))
+				must(h.Run(ctx, RunArgs{Handle: b, Frames: ptr(uint64(1))}))
+				for _, r := range []struct {
+					state string
+					want  look
+				}{{s1, l1}, {s2, l2}} {
+					must(h.StateRestore(ctx, StateArgs{Handle: b, State: r.state}))
+					if d := r.want.differ(lookAt(t, h, b)); d != "" {
+						t.Errorf("%s: %s put back is not the machine kept:\n%s", w.what, r.state, d)
+					}
+				}
+				// The state before the write, put back straight after it.
+				must(h.StateRestore(ctx, StateArgs{Handle: b, State: s1}))
+				w.write()
+				must(h.StateRestore(ctx, StateArgs{Handle: b, State: s1}))
+				if d := l1.differ(lookAt(t, h, b)); d != "" {
+					t.Errorf("%s: %s put back straight after it is not the machine kept:\n%s", w.what, s1, d)
+				}
+				must(h.StateRestore(ctx, StateArgs{Handle: b, State: s2}))
+			}
+		})
+	}
+}
+
+// must3 is must for a request that answers bytes beside its answer.
+func must3[T any](v T, b []byte, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

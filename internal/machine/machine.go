@@ -249,3 +249,45 @@ type Processor interface {
 type Inspectable interface {
 	InspectRoot() any
 }
+
+// PageSize is the size of the pages a Dirty machine marks: 4K, which is
+// four lines of a CPC monitor's raster.
+const PageSize = 4096
+
+// Buffer is one of a machine's big buffers, as a host that keeps copies of
+// it looks at it page by page: page p is its bytes from p*PageSize, the
+// last page shorter where the buffer is.
+type Buffer struct {
+	// Name says which buffer it is: "ram", "raster", "memory", "picture".
+	Name string
+	// Bytes is the buffer itself, which the machine made when it was
+	// built and writes for as long as it stands.
+	Bytes []byte
+	// Dirty marks the pages written since the host last called Clean,
+	// page p by bit p%64 of word p/64, as they stand when Buffers is
+	// called. It is the machine's own, and may change once the machine
+	// runs or is cleaned.
+	Dirty []uint64
+}
+
+// Dirty is a machine that marks the pages of its big buffers as it writes
+// them, so that a host keeping copies of those buffers, as state_keep and
+// state_restore do, looks only at the pages written since it last looked:
+// a page unmarked holds every byte it held at the last Clean. Every write
+// marks, whatever makes it: the processor, a poke, painting, a snapshot
+// loaded. A machine marks every page until it is first cleaned. A page may
+// be marked that holds what it held; the host compares those. Bytes
+// written through the slice Buffers answers are not marked: the host
+// writes them so only to put a state back, and cleans after.
+//
+// The marks are the host's business, not the machine's state: they lie
+// outside the struct a state copies by value, so putting a struct back
+// leaves them as they were.
+type Dirty interface {
+	// Buffers answers the machine's big buffers with their marks, the
+	// same buffers in the same order every time.
+	Buffers() []Buffer
+	// Clean clears every mark: the host has seen every page as it stands,
+	// or written it as it wants it.
+	Clean()
+}

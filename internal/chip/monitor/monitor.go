@@ -31,6 +31,7 @@
 package monitor
 
 import (
+	"bytes"
 	"fmt"
 	"image/color"
 
@@ -105,7 +106,8 @@ func (v View) Size() (w, h int) {
 // Monitor is the tube's state.
 type Monitor struct {
 	// Raster holds one hardware colour code per sample of the beam's
-	// whole path. What the beam has never reached holds 0.
+	// whole path. What the beam has never reached holds 0. It is painted
+	// through Receive and Span, which mark the lines changed (Changed).
 	Raster []byte `inspect:"-"`
 
 	BeamX    int  `inspect:"beam_x"`   // samples from the left of the raster
@@ -115,13 +117,41 @@ type Monitor struct {
 	Retraced bool `inspect:"retraced"` // this long sync has retraced already; a short pulse re-arms
 
 	Frames uint64 `inspect:"frames"` // retraces since power-on
+
+	// changed marks the lines painted with samples they did not hold,
+	// since ClearChanged. It is not the tube's state but the business of
+	// whoever keeps copies of the raster, and lies behind a pointer so
+	// that a copy of the monitor by value shares it.
+	changed *[lineWords]uint64
 }
 
+// lineWords is the words of a bitmap with a bit for each line.
+const lineWords = (Height + 63) / 64
+
 // New returns a monitor whose raster is all colour 0 and whose beam stands
-// at the top-left corner.
+// at the top-left corner. Every line is marked changed, as it is to
+// anyone who has not seen the raster yet.
 func New() *Monitor {
-	return &Monitor{Raster: make([]byte, Width*Height)}
+	m := &Monitor{Raster: make([]byte, Width*Height), changed: new([lineWords]uint64)}
+	for y := range Height {
+		m.MarkChanged(y)
+	}
+	return m
 }
+
+// Changed answers the lines painted with samples they did not hold since
+// ClearChanged, line y by bit y%64 of word y/64, so that whoever keeps a
+// copy of the raster need look at no other (machine.Dirty). The bitmap is
+// the monitor's own.
+func (m *Monitor) Changed() []uint64 { return m.changed[:] }
+
+// MarkChanged marks line y changed. Receive marks what it paints; a
+// painter that writes the raster itself, through Span, marks the lines
+// where it wrote what they did not hold.
+func (m *Monitor) MarkChanged(y int) { m.changed[y>>6] |= 1 << (y & 63) }
+
+// ClearChanged clears every line's mark.
+func (m *Monitor) ClearChanged() { *m.changed = [lineWords]uint64{} }
 
 // Receive takes one character of the cable: sixteen samples during which
 // the composite sync held one level (true is asserted). It reports whether
@@ -154,7 +184,10 @@ func (m *Monitor) Receive(s *[16]byte, sync bool) (retraced bool) {
 	}
 	if !sync && m.BeamX+16 <= Width {
 		at := m.BeamY*Width + m.BeamX
-		*(*[16]byte)(m.Raster[at : at+16]) = *s
+		if r := (*[16]byte)(m.Raster[at : at+16]); *r != *s {
+			*r = *s
+			m.MarkChanged(m.BeamY)
+		}
 		m.BeamX += 16
 		return false
 	}
@@ -188,7 +221,12 @@ func (m *Monitor) paint(s []byte) {
 		return
 	}
 	at := m.BeamY*Width + m.BeamX
-	n := copy(m.Raster[at:m.BeamY*Width+Width], s)
+	r := m.Raster[at : m.BeamY*Width+Width]
+	n := min(len(r), len(s))
+	if !bytes.Equal(r[:n], s[:n]) {
+		copy(r, s)
+		m.MarkChanged(m.BeamY)
+	}
 	m.BeamX += n
 }
 
@@ -219,7 +257,9 @@ func (m *Monitor) Picture(v View) *picture.Picture {
 // Span returns the raster for the next n characters where they can be
 // painted without a thought, and moves the beam past them: the sync is
 // released and was released, and the line has room for them. Otherwise it
-// returns nil and the characters go through Receive.
+// returns nil and the characters go through Receive. The caller writes the
+// span, on line BeamY, and marks the line (MarkChanged) if it wrote
+// samples the line did not hold.
 func (m *Monitor) Span(n int) []byte {
 	if m.Sync || m.BeamX+16*n > Width {
 		return nil

@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"bytes"
 	"image/color"
 	"testing"
 )
@@ -138,5 +139,56 @@ func TestMON4Palette(t *testing.T) {
 	}
 	if len(Palette) != 32 {
 		t.Errorf("%d colours, want 32", len(Palette))
+	}
+}
+
+// TestChanged holds the marks of the lines painted anew to what the beam
+// paints: after each frame, a line is marked if and only if it holds
+// samples it did not hold when the marks were cleared, whether the beam
+// painted them on its way or within a sync. A new monitor marks every
+// line, as nobody has seen its raster.
+func TestChanged(t *testing.T) {
+	m := New()
+	for y := range Height {
+		if m.Changed()[y/64]&(1<<(y%64)) == 0 {
+			t.Fatalf("a new monitor leaves line %d unmarked", y)
+		}
+	}
+	frame := func(ink, syncInk byte) {
+		for range 20 {
+			chars(m, 60, ink, false)
+			chars(m, 4, syncInk, true)
+		}
+		chars(m, 60, ink, false)
+		chars(m, 12, syncInk, true) // the frame's sync
+	}
+	frame(5, 0)
+	frame(5, 0)
+	for _, c := range []struct {
+		what    string
+		ink     byte
+		syncInk byte
+		marked  bool // any line is marked
+	}{
+		{"the same frame again", 5, 0, false},
+		{"another ink", 9, 0, true},
+		{"the same ink, and another within the syncs", 9, 7, true},
+		{"the same again", 9, 7, false},
+	} {
+		before := bytes.Clone(m.Raster)
+		m.ClearChanged()
+		frame(c.ink, c.syncInk)
+		some := false
+		for y := range Height {
+			changed := !bytes.Equal(m.Raster[y*Width:(y+1)*Width], before[y*Width:(y+1)*Width])
+			marked := m.Changed()[y/64]&(1<<(y%64)) != 0
+			if changed != marked {
+				t.Errorf("%s: line %d changed %v, marked %v", c.what, y, changed, marked)
+			}
+			some = some || marked
+		}
+		if some != c.marked {
+			t.Errorf("%s: lines marked %v, want %v", c.what, some, c.marked)
+		}
 	}
 }

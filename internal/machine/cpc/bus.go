@@ -1,11 +1,20 @@
 package cpc
 
 import (
+	"encoding/binary"
+
 	"colophon/internal/chip/crtc"
 	"colophon/internal/chip/gatearray"
 	"colophon/internal/chip/ppi"
 	"colophon/internal/chip/psg"
+	"colophon/internal/machine"
 )
+
+// le reads and writes eight samples of the raster at once; eights spreads
+// a sample over eight.
+var le = binary.LittleEndian
+
+const eights = 0x0101010101010101
 
 // bus is the board as the processor sees it: one call per machine cycle.
 type bus CPC
@@ -65,6 +74,7 @@ func (b *bus) Write(addr uint16, v byte) {
 	}
 	before := p.write[i]
 	p.write[i] = v
+	m.marks.ram[0] |= 1 << ((p.ram + uint32(i)) / machine.PageSize)
 	if m.observe != nil {
 		m.memEvent(Write, t1, addr, v, before, &page{write: p.write, ram: p.ram})
 	}
@@ -183,9 +193,15 @@ func (m *CPC) span(n int) {
 	ma := c.MA
 	display := c.DisplayEnable()
 	ram := m.video
+	// The raster is written eight samples at a time, and what it held is
+	// set beside what it is given, for the line to be marked if they
+	// differ (monitor.MarkChanged).
+	var changed uint64
 	if g.Blanked() {
-		for i := range pix {
-			pix[i] = gatearray.Black
+		const black = gatearray.Black * eights
+		for i := 0; i < len(pix); i += 8 {
+			changed |= le.Uint64(pix[i:]) ^ black
+			le.PutUint64(pix[i:], black)
 		}
 		ma = (ma + uint16(n)) & 0x3FFF
 		a := (ma&0x3000)<<2 | ra | (ma&0x03FF)<<1
@@ -193,26 +209,26 @@ func (m *CPC) span(n int) {
 		g.LatchedDisplay = display
 	} else {
 		colours := g.Colours()
-		var border [8]byte
-		for i := range border {
-			border[i] = g.Inks[gatearray.Border]
-		}
+		border := uint64(g.Inks[gatearray.Border]) * eights
 		l0, l1, shown := g.Latched[0], g.Latched[1], g.LatchedDisplay
 		for k := 0; k < n; k++ {
 			o := pix[16*k : 16*k+16]
+			s0, s1 := border, border
 			if shown {
-				*(*[8]byte)(o[0:8]) = colours[l0]
-				*(*[8]byte)(o[8:16]) = colours[l1]
-			} else {
-				*(*[8]byte)(o[0:8]) = border
-				*(*[8]byte)(o[8:16]) = border
+				s0, s1 = le.Uint64(colours[l0][:]), le.Uint64(colours[l1][:])
 			}
+			changed |= le.Uint64(o[0:8]) ^ s0 | le.Uint64(o[8:16]) ^ s1
+			le.PutUint64(o[0:8], s0)
+			le.PutUint64(o[8:16], s1)
 			ma = (ma + 1) & 0x3FFF
 			a := (ma&0x3000)<<2 | ra | (ma&0x03FF)<<1
 			l0, l1, shown = ram[a], ram[a|1], display
 		}
 		g.Latched = [2]byte{l0, l1}
 		g.LatchedDisplay = shown
+	}
+	if changed != 0 {
+		m.Monitor.MarkChanged(m.Monitor.BeamY)
 	}
 	c.Advance(n)
 	g.Coast(n)

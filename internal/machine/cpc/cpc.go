@@ -43,6 +43,7 @@ import (
 	"colophon/internal/chip/upd765"
 	"colophon/internal/chip/z80"
 	"colophon/internal/cpckeys"
+	"colophon/internal/machine"
 )
 
 // Model is which of the three machines a board is.
@@ -158,7 +159,9 @@ type CPC struct {
 	Monitor *monitor.Monitor    `inspect:"monitor"`
 
 	// RAM is the RAM by its own addresses: &00000-&0FFFF, and on a 6128
-	// &10000-&1FFFF for the second 64K.
+	// &10000-&1FFFF for the second 64K. It is read here and written
+	// through Poke and PokeRAM, which mark what they write for a host
+	// keeping states (machine.Dirty).
 	RAM []byte `inspect:"-"`
 	// video is the base 64K, all the video reads.
 	video *[0x10000]byte
@@ -184,6 +187,10 @@ type CPC struct {
 	View monitor.View `inspect:"-"`
 
 	observe Observer
+
+	// marks are the pages of the buffers written since a host last looked
+	// (dirty.go), behind a pointer, which a copy of the machine shares.
+	marks *marks
 
 	// What follows is the board's machinery for running the video behind
 	// the processor. None of it is state of its own: between calls it is
@@ -224,6 +231,8 @@ func New(cfg Config) (*CPC, error) {
 	m := &CPC{Model: cfg.Model}
 	m.RAM = make([]byte, cfg.Model.RAMSize())
 	m.video = (*[0x10000]byte)(m.RAM)
+	m.marks = &marks{}
+	m.markRAM()
 	m.lowerROM = append([]byte(nil), cfg.Firmware[:ROMSize]...)
 	m.upperROM[0] = append([]byte(nil), cfg.Firmware[ROMSize:]...)
 	if cfg.Model.DiscInterface() {
@@ -333,7 +342,11 @@ func (m *CPC) Peek(addr uint16) byte { return m.pages[addr>>14].read[addr&0x3FFF
 
 // Poke writes addr as the processor would: under an enabled ROM the byte
 // lands in the RAM beneath.
-func (m *CPC) Poke(addr uint16, v byte) { m.pages[addr>>14].write[addr&0x3FFF] = v }
+func (m *CPC) Poke(addr uint16, v byte) {
+	p := &m.pages[addr>>14]
+	p.write[addr&0x3FFF] = v
+	m.marks.ram[0] |= 1 << ((p.ram + uint32(addr&0x3FFF)) / machine.PageSize)
+}
 
 // LowerROMBytes returns the lower ROM, which holds the firmware's font.
 func (m *CPC) LowerROMBytes() []byte { return m.lowerROM }

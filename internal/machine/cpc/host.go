@@ -24,7 +24,10 @@ func (m *CPC) RAMSize() int { return len(m.RAM) }
 func (m *CPC) PeekRAM(addr uint32) uint8 { return m.RAM[addr] }
 
 // PokeRAM writes the RAM at its own address.
-func (m *CPC) PokeRAM(addr uint32, v uint8) { m.RAM[addr] = v }
+func (m *CPC) PokeRAM(addr uint32, v uint8) {
+	m.RAM[addr] = v
+	m.marks.ram[0] |= 1 << (addr / machine.PageSize)
+}
 
 // Processor is the machine's Z80, for a host that drives it directly.
 func (m *CPC) Processor() *z80.CPU { return &m.CPU }
@@ -61,4 +64,5 @@ var (
 	_ machine.RAM         = (*CPC)(nil)
 	_ machine.Processor   = (*CPC)(nil)
 	_ machine.Inspectable = (*CPC)(nil)
+	_ machine.Dirty       = (*CPC)(nil)
 )

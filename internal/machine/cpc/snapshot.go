@@ -78,6 +78,7 @@ func Load(cfg Config, b []byte) (*CPC, error) {
 		return nil, fmt.Errorf("the snapshot holds %dK of RAM; a %s has %dK", len(s.RAM)/1024, m.Model, len(m.RAM)/1024)
 	}
 	copy(m.RAM, s.RAM)
+	m.markRAM()
 	c := &m.CPU
 	p := &s.CPU
 	c.A, c.F, c.B, c.C, c.D, c.E, c.H, c.L = p.A, p.F, p.B, p.C, p.D, p.E, p.H, p.L

@@ -14,6 +14,7 @@ import (
 var (
 	_ machine.Memory          = (*Spectrum)(nil)
 	_ machine.Processor       = (*Spectrum)(nil)
+	_ machine.Dirty           = (*Spectrum)(nil)
 	_ inspect.BeforeInspecter = (*Spectrum)(nil)
 	_ inspect.AfterSetter     = (*Spectrum)(nil)
 	_ inspect.Validator       = (*Spectrum)(nil)
@@ -58,6 +59,7 @@ func (s *Spectrum) Validate() error {
 // then on, so that typing keeps them down (KEY-12).
 func (s *Spectrum) AfterSet(path string) {
 	s.ULA.SetFrameTick(s.CPU.Tick, s.FrameTickAt)
+	s.marks.moved = true
 	s.held = s.ULA.Keys
 	s.typed = [8]uint8{}
 }

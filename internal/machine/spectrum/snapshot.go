@@ -77,6 +77,7 @@ func Load(rom, snapshot []byte) (*Spectrum, error) {
 	c.A, c.F = split(f.AF)
 	c.IM = f.IM
 	copy(s.mem[ROMSize:], f.RAM[:])
+	s.markAll()
 	c.PC = f.PC()
 	c.SP = f.SP + 2
 	c.WZ = c.PC // as the RETN that restarts it would leave it (MEMPTR)

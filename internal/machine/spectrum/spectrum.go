@@ -40,8 +40,10 @@ type Spectrum struct {
 	FrameTickAt uint64 `inspect:"frame_tick"`
 
 	// mem is the processor's whole address space: the ROM below &4000
-	// and the RAM above it. A write below &4000 changes nothing.
-	mem [0x10000]byte
+	// and the RAM above it. A write below &4000 changes nothing. It is
+	// made with the machine, and a copy of the machine by value shares
+	// it, for a host to keep it in pages (machine.Dirty).
+	mem *[0x10000]byte
 
 	held  [8]uint8 // keys held by Hold, by half-row as ula.ULA.Keys
 	typed [8]uint8 // keys down while typing
@@ -49,6 +51,11 @@ type Spectrum struct {
 	observer machine.Observer
 	watching bool // the one flag the hot path tests
 	access   machine.Access
+
+	// marks are the pages of the buffers written since a host last
+	// looked (dirty.go), behind a pointer, which a copy of the machine
+	// shares.
+	marks *marks
 }
 
 var _ machine.Machine = (*Spectrum)(nil)
@@ -59,7 +66,8 @@ func New(rom []byte) (*Spectrum, error) {
 	if len(rom) != ROMSize {
 		return nil, fmt.Errorf("spectrum48: the ROM is %d bytes; it must be %d", len(rom), ROMSize)
 	}
-	s := &Spectrum{}
+	s := &Spectrum{mem: new([0x10000]byte), marks: &marks{}}
+	s.markAll()
 	copy(s.mem[:ROMSize], rom)
 	s.ULA.Init((*[0x4000]byte)(s.mem[0x4000:0x8000]))
 	s.CPU.Bus = (*board)(s)
@@ -96,6 +104,7 @@ func (s *Spectrum) FrameTick() uint64 {
 func (s *Spectrum) SetFrameTick(ft uint64) {
 	s.ULA.Sync(s.CPU.Tick)
 	s.ULA.SetFrameTick(s.CPU.Tick, ft)
+	s.marks.moved = true
 }
 
 // Peek reads memory as the processor would, without taking any time.
@@ -111,6 +120,7 @@ func (s *Spectrum) Poke(addr uint16, v uint8) {
 		s.ULA.Sync(s.CPU.Tick)
 	}
 	s.mem[addr] = v
+	s.marks.mem[0] |= 1 << (addr / machine.PageSize)
 }
 
 // RAM returns a copy of the 48K of RAM, &4000 to &FFFF.
@@ -180,6 +190,7 @@ func (b *board) Write(addr uint16, v uint8) {
 		}
 	}
 	b.mem[addr] = v
+	b.marks.mem[0] |= 1 << (addr / machine.PageSize)
 	if b.watching {
 		b.observe(machine.Write, addr, v, c.Tick)
 	}

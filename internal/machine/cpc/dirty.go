@@ -1,0 +1,58 @@
+package cpc
+
+import (
+	"math/bits"
+
+	"colophon/internal/chip/monitor"
+	"colophon/internal/machine"
+)
+
+// marks are the pages of the machine's two big buffers written since a
+// host last cleaned them (machine.Dirty): the RAM, marked by every write
+// that lands in it, and the monitor's raster, whose lines the monitor and
+// span mark where they paint what a line did not hold.
+//
+// A page of RAM is marked by its own address, whatever configuration
+// paged it in. The RAM is 128K at most, 32 pages, so one word holds its
+// marks, and a write marks it with one OR.
+type marks struct {
+	ram    [1]uint64
+	raster [(rasterPages + 63) / 64]uint64 // worked out from the monitor's lines when asked
+	bufs   [2]machine.Buffer
+}
+
+const rasterPages = (monitor.Width*monitor.Height + machine.PageSize - 1) / machine.PageSize
+
+// markRAM marks every page of the RAM, as when it is new or loaded whole.
+func (m *CPC) markRAM() {
+	m.marks.ram[0] = 1<<(len(m.RAM)/machine.PageSize) - 1
+}
+
+// Buffers answers the RAM, by its own addresses, and the monitor's raster,
+// with the pages of each written since Clean.
+func (m *CPC) Buffers() []machine.Buffer {
+	k := m.marks
+	k.raster = [len(k.raster)]uint64{}
+	for w, lines := range m.Monitor.Changed() {
+		for lines != 0 {
+			y := 64*w + bits.TrailingZeros64(lines)
+			lines &= lines - 1
+			first, last := y*monitor.Width/machine.PageSize, ((y+1)*monitor.Width-1)/machine.PageSize
+			for p := first; p <= last; p++ {
+				k.raster[p/64] |= 1 << (p % 64)
+			}
+		}
+	}
+	k.bufs = [2]machine.Buffer{
+		{Name: "ram", Bytes: m.RAM, Dirty: k.ram[:]},
+		{Name: "raster", Bytes: m.Monitor.Raster, Dirty: k.raster[:]},
+	}
+	return k.bufs[:]
+}
+
+// Clean clears the marks of the RAM and of the monitor's lines.
+func (m *CPC) Clean() {
+	m.marks.ram = [1]uint64{}
+	m.marks.raster = [len(m.marks.raster)]uint64{}
+	m.Monitor.ClearChanged()
+}
