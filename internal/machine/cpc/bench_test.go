@@ -13,3 +13,30 @@ func BenchmarkCPC6128_1500Frames(b *testing.B) {
 		m.RunTicks(1500 * TicksPerFrame)
 	}
 }
+
+// BenchmarkCPC6128RunFrames1500 runs a booted 6128, waiting at BASIC's
+// Ready, on until the monitor has retraced 1500 frames, as the MCP
+// server's `run {"frames":1500}` does (docs/performance.md).
+func BenchmarkCPC6128RunFrames1500(b *testing.B) {
+	for b.Loop() {
+		b.StopTimer()
+		m := boot(b, CPC6128)
+		m.RunTicks(100 * TicksPerFrame)
+		b.StartTimer()
+		if r := m.RunFrames(1500); r.Frames != 1500 {
+			b.Fatalf("ran %d frames, want 1500", r.Frames)
+		}
+	}
+}
+
+// BenchmarkCPC6128RunTicks1500 runs the same booted 6128 on for 1500
+// standard frames' ticks, the run by frames' measure.
+func BenchmarkCPC6128RunTicks1500(b *testing.B) {
+	for b.Loop() {
+		b.StopTimer()
+		m := boot(b, CPC6128)
+		m.RunTicks(100 * TicksPerFrame)
+		b.StartTimer()
+		m.RunTicks(1500 * TicksPerFrame)
+	}
+}

@@ -203,7 +203,8 @@ type CPC struct {
 	actAt    uint64  // the tick the Gate Array's due action is done at, or never
 	raisedAt uint64  // the tick its last action raised the interrupt
 	// quietUntil is a tick before which the interrupt line cannot change,
-	// for endInstruction to skip the video; 0, which asks it to look, is
+	// and in a run by frames the monitor cannot retrace, for
+	// endInstruction to skip the video; 0, which asks it to look, is
 	// always right.
 	quietUntil uint64
 	// These are set and cleared within one call: inside an interrupt's

@@ -50,11 +50,14 @@ func (m *CPC) Picture() *picture.Picture {
 func (m *CPC) endInstruction() {
 	c := &m.CPU
 	t := c.Tick - 1
-	if t >= m.quietUntil || m.watchFrames {
+	if t >= m.quietUntil {
 		if m.nextChar <= t || m.actAt <= t {
 			m.catchUp(t)
 		}
 		m.quietUntil = m.nextAction()
+		if m.watchFrames && !m.noRetrace() {
+			m.quietUntil = 0
+		}
 	}
 	c.INT = m.GA.INT
 	if c.Interruptible() {
@@ -93,6 +96,33 @@ func (m *CPC) nextAction() uint64 {
 	return m.nextChar + 4*uint64(chars)
 }
 
+// noRetrace reports whether the monitor cannot retrace before the Gate
+// Array next sees the 6845's line sync end, and so not before the tick
+// nextAction gives, which is no later than the character after that end.
+// A run by frames lets the video lag behind the processor that far, and
+// keeps it up at every instruction's end only where this says no.
+//
+// The monitor retraces once its sync has been held twelve characters
+// running (monitor.FrameSyncSamples). The composite sync is the Gate
+// Array's line sync exclusive-ored with its frame sync (Compendium ch.
+// 16.2.2), and the frame sync begins only at the second end of a line sync
+// after the 6845's VSYNC begins (V26 reaching 2, ch. 16.2.2). With the
+// frame sync off and V26 not standing at 1, the next end of a line sync
+// takes V26 to 1 at most, so until then, and in the character after it,
+// the composite sync is the line sync alone. That runs from H06's second
+// character to its sixth and is cut off by the 6845's HSYNC ending (ch.
+// 16.2.3); with no HSYNC ending in between, H06 can restart at most once
+// while it runs, which holds it at most ten characters. With the sync
+// released now, no run of twelve can be completed in that time. The Gate
+// Array must also stand where the 6845 does on its HSYNC, as it does after
+// any character it has followed, so that the end it sees is the one
+// nextAction foresees.
+func (m *CPC) noRetrace() bool {
+	g := &m.GA
+	return !g.SyncV && !g.SyncH && !(g.VSyncGA && g.V26 == 1) &&
+		!m.Monitor.Sync && g.HSyncBefore == m.CRTC.HSync
+}
+
 // run runs until the tick reaches until, or until frames frames have
 // ended at the monitor's retrace (0 for no limit), ending between
 // instructions, or inside a chain of prefixes if that is where until
@@ -105,8 +135,13 @@ func (m *CPC) run(until, frames uint64, haltStops bool) (machine.Stop, uint64) {
 	forGood := c.Halted && !c.IFF1
 	m.frameEnd = false
 	// A run by frames watches for the retrace at the end of each
-	// instruction, and so keeps the video up with the processor.
+	// instruction, and so keeps the video up with the processor wherever
+	// the monitor could retrace (noRetrace). A bound worked out for a run
+	// that did not watch is worked out again.
 	m.watchFrames = frames > 0
+	if m.watchFrames {
+		m.quietUntil = 0
+	}
 	defer func() { m.watchFrames = false }()
 	for c.Tick < until {
 		c.Exec()
