@@ -291,3 +291,51 @@ type Dirty interface {
 	// or written it as it wants it.
 	Clean()
 }
+
+// HaltWatch decides the halted stop (spec, "Time"; T-13): a request stops
+// at the end of a HALT that leaves interrupts disabled, where the
+// processor waits for good, unless it began there, in which case it runs
+// as asked until the processor has left the HALT, as set writing it out of
+// the HALT or in an NMI carries it. Each machine's run loop and Step keep
+// one for the request.
+type HaltWatch struct{ began bool }
+
+// WatchHalt starts watching a request that begins with c as it stands.
+func WatchHalt(c *z80.CPU) HaltWatch { return HaltWatch{began: c.Halted && !c.IFF1} }
+
+// Stops reports, at the end of an instruction, whether the request stops
+// there halted.
+func (h *HaltWatch) Stops(c *z80.CPU) bool {
+	if !c.Halted {
+		h.began = false
+		return false
+	}
+	return !c.IFF1 && !c.NMI && !h.began
+}
+
+// StepInstructions runs n instructions of c, each to its end, its prefixes
+// included, calling end after each, where the board catches its chips up
+// and takes an interrupt pending there (T-10). It stops halted as
+// HaltWatch says, and unsettled where a chain of prefixes runs past limit,
+// the tick no instruction of the request may end beyond: no instruction
+// ever comes of it (T-12). It answers why it stopped and the instructions
+// it ran.
+func StepInstructions(c *z80.CPU, n int, limit uint64, end func()) (Stop, uint64) {
+	halt := WatchHalt(c)
+	var done uint64
+	for done < uint64(n) {
+		c.Exec()
+		for c.Prefix != 0 && c.Tick < limit {
+			c.Exec()
+		}
+		if c.Prefix != 0 {
+			return Unsettled, done
+		}
+		done++
+		end()
+		if halt.Stops(c) {
+			return Halted, done
+		}
+	}
+	return Done, done
+}

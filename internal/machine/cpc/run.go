@@ -132,7 +132,7 @@ func (m *CPC) noRetrace() bool {
 func (m *CPC) run(until, frames uint64, haltStops bool) (machine.Stop, uint64) {
 	c := &m.CPU
 	var n, ended uint64
-	forGood := c.Halted && !c.IFF1
+	halt := machine.WatchHalt(c)
 	m.frameEnd = false
 	// A run by frames watches for the retrace at the end of each
 	// instruction, and so keeps the video up with the processor wherever
@@ -156,12 +156,8 @@ func (m *CPC) run(until, frames uint64, haltStops bool) (machine.Stop, uint64) {
 				break
 			}
 		}
-		if c.Halted {
-			if haltStops && !c.IFF1 && !c.NMI && !forGood {
-				return machine.Halted, n
-			}
-		} else {
-			forGood = false
+		if halt.Stops(c) && haltStops {
+			return machine.Halted, n
 		}
 	}
 	if c.Prefix != 0 {
@@ -205,29 +201,7 @@ func (m *CPC) RunFrames(n uint64) machine.Result {
 // that leaves interrupts disabled.
 func (m *CPC) Step(n int) machine.Result {
 	return m.measure(func() (machine.Stop, uint64) {
-		c := &m.CPU
-		limit := c.Tick + machine.MaxFrames*TicksPerFrame
-		forGood := c.Halted && !c.IFF1
-		var done uint64
-		for done < uint64(n) {
-			c.Exec()
-			for c.Prefix != 0 && c.Tick < limit {
-				c.Exec()
-			}
-			if c.Prefix != 0 {
-				return machine.Unsettled, done
-			}
-			done++
-			m.endInstruction()
-			if c.Halted {
-				if !c.IFF1 && !c.NMI && !forGood {
-					return machine.Halted, done
-				}
-			} else {
-				forGood = false
-			}
-		}
-		return machine.Done, done
+		return machine.StepInstructions(&m.CPU, n, m.CPU.Tick+machine.MaxFrames*TicksPerFrame, m.endInstruction)
 	})
 }
 

@@ -33,31 +33,7 @@ func (s *Spectrum) RunFrames(n uint64) machine.Result {
 // does. Inside HALT each step is one of the processor's idle fetches.
 func (s *Spectrum) Step(n int) machine.Result {
 	return s.measure(func() (machine.Stop, uint64) {
-		c := &s.CPU
-		limit := c.Tick + machine.MaxFrames*ula.TicksPerFrame
-		forGood := c.Halted && !c.IFF1
-		var done uint64
-		for done < uint64(n) {
-			c.Exec()
-			for c.Prefix != 0 && c.Tick < limit {
-				c.Exec()
-			}
-			if c.Prefix != 0 {
-				// A chain of prefixes as long as a request's ticks:
-				// no instruction ever comes of it.
-				return machine.Unsettled, done
-			}
-			done++
-			s.settle()
-			if c.Halted {
-				if !c.IFF1 && !c.NMI && !forGood {
-					return machine.Halted, done
-				}
-			} else {
-				forGood = false
-			}
-		}
-		return machine.Done, done
+		return machine.StepInstructions(&s.CPU, n, s.CPU.Tick+machine.MaxFrames*ula.TicksPerFrame, s.settle)
 	})
 }
 
@@ -104,7 +80,7 @@ func (s *Spectrum) run(target uint64, haltStops bool) (machine.Stop, uint64) {
 	c := &s.CPU
 	u := &s.ULA
 	var n uint64
-	forGood := c.Halted && !c.IFF1
+	halt := machine.WatchHalt(c)
 	for c.Tick < target {
 		c.Exec()
 		if c.Prefix != 0 {
@@ -121,12 +97,8 @@ func (s *Spectrum) run(target uint64, haltStops bool) (machine.Stop, uint64) {
 		if c.Interruptible() {
 			c.Interrupt()
 		}
-		if c.Halted {
-			if haltStops && !c.IFF1 && !c.NMI && !forGood {
-				return machine.Halted, n
-			}
-		} else {
-			forGood = false
+		if halt.Stops(c) && haltStops {
+			return machine.Halted, n
 		}
 	}
 	if c.Prefix != 0 {
