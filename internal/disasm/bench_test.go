@@ -1,12 +1,16 @@
 package disasm
 
-import "testing"
+import (
+	"testing"
+
+	"colophon/internal/shared"
+)
 
 // BenchmarkList1000 lists 1000 instructions of the 48K ROM from &0000
 // with no firmware: the issue's target is 2 ms for 1000 (issue 7,
 // "Performance").
 func BenchmarkList1000(b *testing.B) {
-	rom := readROM(b, "spectrum48.rom")
+	rom := shared.ReadFile(b, "roms", "spectrum48.rom")
 	var m flat
 	m.load(0, rom)
 	var d Disassembler

@@ -104,13 +104,3 @@ const (
 	groupDDCB
 	groupFDCB
 )
-
-// readROM reads a ROM image from the shared roms/.
-func readROM(t testing.TB, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(shared.TestPath(t, "roms", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}

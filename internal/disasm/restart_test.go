@@ -2,6 +2,7 @@ package disasm
 
 import (
 	"bytes"
+	"colophon/internal/shared"
 	"strings"
 	"testing"
 )
@@ -10,7 +11,7 @@ import (
 // (../shared/roms: each CPC image is the operating system, then BASIC).
 func cpcLower(t testing.TB, fw Firmware) []byte {
 	t.Helper()
-	img := readROM(t, fw.String()+".rom")
+	img := shared.ReadFile(t, "roms", fw.String()+".rom")
 	if len(img) != 0x8000 {
 		t.Fatalf("%s.rom is %d bytes, want 32768", fw, len(img))
 	}

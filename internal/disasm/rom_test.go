@@ -1,74 +1,14 @@
 package disasm
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/hex"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
 
 	"colophon/internal/shared"
 )
-
-// romRow is one row of rom_instructions.tsv: an instruction or a data span
-// of the 48K ROM as The Complete Spectrum ROM Disassembly lays it out.
-type romRow struct {
-	line   int
-	addr   int
-	length int
-	bytes  []byte
-	text   string
-}
-
-// data reports whether the row is a data span: the disassembly's DEFB,
-// DEFM, DEFW and DEFS, the calculator's literals after RST &28 among them.
-func (r romRow) data() bool {
-	for _, d := range []string{"DEFB ", "DEFM ", "DEFW ", "DEFS "} {
-		if strings.HasPrefix(r.text, d) {
-			return true
-		}
-	}
-	return false
-}
-
-func readROMRows(t *testing.T) []romRow {
-	t.Helper()
-	f, err := os.Open(shared.TestPath(t, "testdata", "spectrum-rom", "rom_instructions.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var rows []romRow
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		c := strings.Split(sc.Text(), "\t")
-		if n == 1 {
-			if sc.Text() != "addr_hex\tlength\tbytes_hex\tentry_marker\tinstruction" {
-				t.Fatalf("rom_instructions.tsv: header %q", sc.Text())
-			}
-			continue
-		}
-		if len(c) != 5 {
-			t.Fatalf("rom_instructions.tsv line %d: %d columns, want 5", n, len(c))
-		}
-		r := romRow{line: n, text: c[4]}
-		a, err1 := strconv.ParseUint(c[0], 16, 16)
-		l, err2 := strconv.Atoi(c[1])
-		b, err3 := hex.DecodeString(c[2])
-		if err1 != nil || err2 != nil || err3 != nil || len(b) != l {
-			t.Fatalf("rom_instructions.tsv line %d: %q %q %q do not read as address, length and bytes", n, c[0], c[1], c[2])
-		}
-		r.addr, r.length, r.bytes = int(a), l, b
-		rows = append(rows, r)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return rows
-}
 
 // fromSkool writes an operand of The Complete Spectrum ROM Disassembly's
 // text as our listing writes it. The disassembly is a SkoolKit file with
@@ -127,11 +67,11 @@ func fromSkool(s string) (string, error) {
 // reads on at the next instruction, and each instruction ends where the
 // disassembly's next row begins.
 func TestSpectrumROM(t *testing.T) {
-	rom := readROM(t, "spectrum48.rom")
+	rom := shared.ReadFile(t, "roms", "spectrum48.rom")
 	if len(rom) != 0x4000 {
 		t.Fatalf("spectrum48.rom is %d bytes, want 16384", len(rom))
 	}
-	rows := readROMRows(t)
+	rows := shared.SpectrumROMRows(t)
 	// The ROM at &0000-&3FFF and nothing above it: the ROM's code reads
 	// only its own bytes as instructions.
 	mem := func(addr uint16) byte {
@@ -143,26 +83,26 @@ func TestSpectrumROM(t *testing.T) {
 	var d Disassembler
 	next, instructions, data := 0, 0, 0
 	for _, r := range rows {
-		if r.addr != next {
-			t.Fatalf("line %d: row at &%04X, where the row before ends at &%04X", r.line, r.addr, next)
+		if int(r.Addr) != next {
+			t.Fatalf("line %d: row at &%04X, where the row before ends at &%04X", r.Line, r.Addr, next)
 		}
-		next = r.addr + r.length
-		if !bytes.Equal(rom[r.addr:next], r.bytes) {
-			t.Fatalf("line %d: the ROM at &%04X is % X, the disassembly % X", r.line, r.addr, rom[r.addr:next], r.bytes)
+		next = int(r.Addr) + len(r.Bytes)
+		if !bytes.Equal(rom[r.Addr:next], r.Bytes) {
+			t.Fatalf("line %d: the ROM at &%04X is % X, the disassembly % X", r.Line, r.Addr, rom[r.Addr:next], r.Bytes)
 		}
-		if r.data() {
+		if r.Data() {
 			data++
 			continue
 		}
 		instructions++
-		want, err := fromSkool(r.text)
+		want, err := fromSkool(r.Text)
 		if err != nil {
-			t.Errorf("line %d: %v", r.line, err)
+			t.Errorf("line %d: %v", r.Line, err)
 			continue
 		}
-		got := d.Decode(mem, uint16(r.addr))
-		if got.Text != want || !bytes.Equal(got.Bytes, r.bytes) {
-			t.Errorf("line %d: &%04X % X gives %q (% X); the disassembly %q, read as %q", r.line, r.addr, r.bytes, got.Text, got.Bytes, r.text, want)
+		got := d.Decode(mem, uint16(r.Addr))
+		if got.Text != want || !bytes.Equal(got.Bytes, r.Bytes) {
+			t.Errorf("line %d: &%04X % X gives %q (% X); the disassembly %q, read as %q", r.Line, r.Addr, r.Bytes, got.Text, got.Bytes, r.Text, want)
 		}
 	}
 	if next != 0x4000 {

@@ -1,6 +1,10 @@
 package find
 
-import "testing"
+import (
+	"testing"
+
+	"colophon/internal/shared"
+)
 
 // ram128 is 128K of real Z80 code and data, as a 6128's RAM might hold
 // after loading a program: the three CPC firmware images, AMSDOS and the
@@ -8,7 +12,7 @@ import "testing"
 func ram128(b *testing.B) []byte {
 	var ram []byte
 	for _, name := range []string{"cpc6128.rom", "cpc664.rom", "cpc464.rom", "amsdos.rom", "spectrum48.rom"} {
-		ram = append(ram, readROM(b, name)...)
+		ram = append(ram, shared.ReadFile(b, "roms", name)...)
 	}
 	if len(ram) != 0x20000 {
 		b.Fatalf("%d bytes, want 128K", len(ram))

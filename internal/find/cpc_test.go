@@ -1,6 +1,7 @@
 package find
 
 import (
+	"colophon/internal/shared"
 	"slices"
 	"testing"
 
@@ -10,9 +11,9 @@ import (
 // newCPC builds a model at power-on from the shared firmware.
 func newCPC(t testing.TB, model cpc.Model) *cpc.CPC {
 	t.Helper()
-	cfg := cpc.Config{Model: model, Firmware: readROM(t, model.String()+".rom")}
+	cfg := cpc.Config{Model: model, Firmware: shared.ReadFile(t, "roms", model.String()+".rom")}
 	if model.DiscInterface() {
-		cfg.AMSDOS = readROM(t, "amsdos.rom")
+		cfg.AMSDOS = shared.ReadFile(t, "roms", "amsdos.rom")
 	}
 	m, err := cpc.New(cfg)
 	if err != nil {

@@ -1,11 +1,8 @@
 package find
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/hex"
 	"fmt"
-	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -14,57 +11,6 @@ import (
 
 	"colophon/internal/shared"
 )
-
-// romRow is one row of rom_instructions.tsv: an instruction or a data span
-// of the 48K ROM as The Complete Spectrum ROM Disassembly lays it out.
-type romRow struct {
-	addr  uint32
-	bytes []byte
-	text  string
-}
-
-func readROMRows(t testing.TB) []romRow {
-	t.Helper()
-	f, err := os.Open(shared.TestPath(t, "testdata", "spectrum-rom", "rom_instructions.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var rows []romRow
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		if n == 1 {
-			if sc.Text() != "addr_hex\tlength\tbytes_hex\tentry_marker\tinstruction" {
-				t.Fatalf("rom_instructions.tsv: header %q", sc.Text())
-			}
-			continue
-		}
-		c := strings.Split(sc.Text(), "\t")
-		if len(c) != 5 {
-			t.Fatalf("rom_instructions.tsv line %d: %d columns, want 5", n, len(c))
-		}
-		a, err1 := strconv.ParseUint(c[0], 16, 16)
-		b, err2 := hex.DecodeString(c[2])
-		if err1 != nil || err2 != nil {
-			t.Fatalf("rom_instructions.tsv line %d: %v %v", n, err1, err2)
-		}
-		rows = append(rows, romRow{addr: uint32(a), bytes: b, text: c[4]})
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return rows
-}
-
-// readROM reads one of the shared firmware images.
-func readROM(t testing.TB, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(shared.TestPath(t, "roms", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // searchBoth searches a ROM image laid at &0000 both ways of asking and
 // fails unless they agree and the answer is whole.
@@ -84,11 +30,11 @@ func searchBoth(t *testing.T, p Pattern, rom []byte) []uint32 {
 // finds those instructions' first bytes; and their opening instructions at
 // the one address the disassembly labels with their name.
 func TestFD6SpectrumRoutines(t *testing.T) {
-	rom := readROM(t, "spectrum48.rom")
-	rows := readROMRows(t)
+	rom := shared.ReadFile(t, "roms", "spectrum48.rom")
+	rows := shared.SpectrumROMRows(t)
 	at := make(map[uint32]int, len(rows))
 	for i, r := range rows {
-		at[r.addr] = i
+		at[r.Addr] = i
 	}
 	for _, rt := range []struct {
 		label string
@@ -106,18 +52,18 @@ func TestFD6SpectrumRoutines(t *testing.T) {
 			named := regexp.MustCompile(fmt.Sprintf(`\$%04X\b`, rt.addr))
 			var operands, starts []uint32
 			for _, r := range rows {
-				if !named.MatchString(r.text) {
+				if !named.MatchString(r.Text) {
 					continue
 				}
-				i := bytes.Index(r.bytes, word)
+				i := bytes.Index(r.Bytes, word)
 				if i < 0 {
-					t.Fatalf("&%04X %s names the routine without its address's bytes, which no search of bytes finds", r.addr, r.text)
+					t.Fatalf("&%04X %s names the routine without its address's bytes, which no search of bytes finds", r.Addr, r.Text)
 				}
-				if i != 1 || len(r.bytes) != 3 {
-					t.Fatalf("&%04X %s: not an opcode and its address", r.addr, r.text)
+				if i != 1 || len(r.Bytes) != 3 {
+					t.Fatalf("&%04X %s: not an opcode and its address", r.Addr, r.Text)
 				}
-				operands = append(operands, r.addr+uint32(i))
-				starts = append(starts, r.addr)
+				operands = append(operands, r.Addr+uint32(i))
+				starts = append(starts, r.Addr)
 			}
 			if len(operands) < 2 {
 				t.Fatalf("the disassembly names &%04X %d times; the test wants a routine named more than once", rt.addr, len(operands))
@@ -137,10 +83,10 @@ func TestFD6SpectrumRoutines(t *testing.T) {
 			}
 			var open []string
 			for n := 0; n < 8; i++ {
-				for _, b := range rows[i].bytes {
+				for _, b := range rows[i].Bytes {
 					open = append(open, fmt.Sprintf("%02X", b))
 				}
-				n += len(rows[i].bytes)
+				n += len(rows[i].Bytes)
 			}
 			if got := searchBoth(t, mustBytes(t, strings.Join(open, " ")), rom); !slices.Equal(got, []uint32{rt.addr}) {
 				t.Errorf("its opening %s is found at %X; the disassembly labels it at &%04X alone", strings.Join(open, " "), got, rt.addr)
@@ -188,23 +134,23 @@ type listedText struct {
 	text string
 }
 
-func readListedText(t *testing.T, rows []romRow) []listedText {
+func readListedText(t *testing.T, rows []shared.ROMRow) []listedText {
 	var out []listedText
 	for _, r := range rows {
-		if !strings.HasPrefix(r.text, "DEFM ") {
+		if !strings.HasPrefix(r.Text, "DEFM ") {
 			continue
 		}
-		b := decodeDEFM(t, r.text)
+		b := decodeDEFM(t, r.Text)
 		// The disassembly's text and its bytes must say the same, or
 		// this reading of it is wrong.
-		if !slices.Equal(b, r.bytes) {
-			t.Fatalf("&%04X %s reads as % X; its bytes are % X", r.addr, r.text, b, r.bytes)
+		if !slices.Equal(b, r.Bytes) {
+			t.Fatalf("&%04X %s reads as % X; its bytes are % X", r.Addr, r.Text, b, r.Bytes)
 		}
 		low := make([]byte, len(b))
 		for i, v := range b {
 			low[i] = v & 0x7F
 		}
-		out = append(out, listedText{r.addr, string(low)})
+		out = append(out, listedText{r.Addr, string(low)})
 	}
 	return out
 }
@@ -214,8 +160,8 @@ func readListedText(t *testing.T, rows []romRow) []listedText {
 // (checklist FD-5, FD-7). The ROM ends each with bit 7 set on its last
 // character, so the same words as plain bytes are found nowhere.
 func TestFD7SpectrumKeywordAndMessage(t *testing.T) {
-	rom := readROM(t, "spectrum48.rom")
-	listed := readListedText(t, readROMRows(t))
+	rom := shared.ReadFile(t, "roms", "spectrum48.rom")
+	listed := readListedText(t, shared.SpectrumROMRows(t))
 	for _, word := range []string{
 		"RANDOMIZE",          // the token table: DEFM "RANDOMIZ","E"+$80
 		"PRINT",              // both PRINT and the end of LPRINT
@@ -273,7 +219,7 @@ func TestFD7CassetteMessages(t *testing.T) {
 		{"cpc464", 0},
 	} {
 		t.Run(tt.model, func(t *testing.T) {
-			lower := readROM(t, tt.model+".rom")[:0x4000]
+			lower := shared.ReadFile(t, "roms", tt.model+".rom")[:0x4000]
 			ld := searchBoth(t, walker, lower)
 			if len(ld) != 1 {
 				t.Fatalf("the routine that walks the messages is found at %X, want once", ld)

@@ -596,60 +596,6 @@ func TestDisassembleArguments(t *testing.T) {
 	}
 }
 
-// romRow is one row of ../shared/testdata/spectrum-rom/rom_instructions.tsv:
-// an instruction or a span of data of the 48K ROM as The Complete Spectrum
-// ROM Disassembly lays it out.
-type romRow struct {
-	addr  uint32
-	bytes []byte
-	text  string
-}
-
-func readROMRows(t *testing.T) []romRow {
-	t.Helper()
-	f, err := os.Open(shared.TestPath(t, "testdata", "spectrum-rom", "rom_instructions.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var rows []romRow
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		c := strings.Split(sc.Text(), "\t")
-		if n == 1 {
-			if sc.Text() != "addr_hex\tlength\tbytes_hex\tentry_marker\tinstruction" {
-				t.Fatalf("rom_instructions.tsv: header %q", sc.Text())
-			}
-			continue
-		}
-		if len(c) != 5 {
-			t.Fatalf("rom_instructions.tsv line %d: %d columns, want 5", n, len(c))
-		}
-		a, err1 := strconv.ParseUint(c[0], 16, 16)
-		b, err2 := hexDecode(c[2])
-		if err1 != nil || err2 != nil {
-			t.Fatalf("rom_instructions.tsv line %d: %v %v", n, err1, err2)
-		}
-		rows = append(rows, romRow{addr: uint32(a), bytes: b, text: c[4]})
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return rows
-}
-
-func hexDecode(s string) ([]byte, error) {
-	out := make([]byte, len(s)/2)
-	for i := range out {
-		v, err := strconv.ParseUint(s[2*i:2*i+2], 16, 8)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = byte(v)
-	}
-	return out, nil
-}
-
 // find searches with find and returns its answer.
 func (w *wire) find(a args) host.Found {
 	w.t.Helper()
@@ -681,7 +627,7 @@ func (w *wire) found(a args) []uint32 {
 // to them, and with ?? for the opcode at those instructions' starts, and
 // nowhere else in the machine's memory.
 func TestFD6SpectrumRoutines(t *testing.T) {
-	rows := readROMRows(t)
+	rows := shared.SpectrumROMRows(t)
 	w := machineWire(t)
 	h := w.open("spectrum48")
 	for _, routine := range []struct {
@@ -692,12 +638,12 @@ func TestFD6SpectrumRoutines(t *testing.T) {
 		word := []byte{byte(routine.addr), byte(routine.addr >> 8)}
 		var operands, starts []uint32
 		for _, r := range rows {
-			if named.MatchString(r.text) {
-				if i := bytes.Index(r.bytes, word); i != 1 || len(r.bytes) != 3 {
-					t.Fatalf("&%04X %s: not an opcode and the routine's address", r.addr, r.text)
+			if named.MatchString(r.Text) {
+				if i := bytes.Index(r.Bytes, word); i != 1 || len(r.Bytes) != 3 {
+					t.Fatalf("&%04X %s: not an opcode and the routine's address", r.Addr, r.Text)
 				}
-				operands = append(operands, r.addr+1)
-				starts = append(starts, r.addr)
+				operands = append(operands, r.Addr+1)
+				starts = append(starts, r.Addr)
 			}
 		}
 		if len(operands) < 2 {
@@ -718,22 +664,22 @@ func TestFD6SpectrumRoutines(t *testing.T) {
 // bytes; and the first word of the 6128 cassette manager's messages is
 // found where its listing puts the table.
 func TestFD7TextWhereTheListingsPutIt(t *testing.T) {
-	rows := readROMRows(t)
+	rows := shared.SpectrumROMRows(t)
 	w := machineWire(t)
 	s := w.open("spectrum48")
 	for _, word := range []string{"RANDOMIZE", "Variable not found"} {
 		var want []uint32
 		for _, r := range rows {
-			if !strings.HasPrefix(r.text, "DEFM ") {
+			if !strings.HasPrefix(r.Text, "DEFM ") {
 				continue
 			}
-			low := make([]byte, len(r.bytes))
-			for i, b := range r.bytes {
+			low := make([]byte, len(r.Bytes))
+			for i, b := range r.Bytes {
 				low[i] = b & 0x7F
 			}
 			for i := 0; i+len(word) <= len(low); i++ {
 				if string(low[i:i+len(word)]) == word {
-					want = append(want, r.addr+uint32(i))
+					want = append(want, r.Addr+uint32(i))
 				}
 			}
 		}
