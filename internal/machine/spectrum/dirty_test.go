@@ -1,49 +1,12 @@
 package spectrum
 
 import (
-	"bytes"
 	"testing"
 
 	"colophon/internal/inspect"
 	"colophon/internal/machine"
+	"colophon/internal/machine/machinetest"
 )
-
-// cleaned clears a machine's marks and answers a copy of each of its
-// buffers as they stand, to be held to them after (heldToMarks).
-func cleaned(d machine.Dirty) [][]byte {
-	var c [][]byte
-	for _, b := range d.Buffers() {
-		c = append(c, bytes.Clone(b.Bytes))
-	}
-	d.Clean()
-	return c
-}
-
-// heldToMarks holds a machine's buffers to the copies taken when it was
-// cleaned, page by page: a page that differs must be marked, as a host
-// that keeps copies of the buffers trusts an unmarked page to be as it
-// was (machine.Dirty). It answers the pages marked, and the pages that
-// differ, in all.
-func heldToMarks(t *testing.T, what string, d machine.Dirty, before [][]byte) (marked, changed int) {
-	t.Helper()
-	for i, b := range d.Buffers() {
-		for p := 0; p*machine.PageSize < len(b.Bytes); p++ {
-			lo, hi := p*machine.PageSize, min(len(b.Bytes), (p+1)*machine.PageSize)
-			m := b.Dirty[p/64]&(1<<(p%64)) != 0
-			differs := !bytes.Equal(b.Bytes[lo:hi], before[i][lo:hi])
-			if m {
-				marked++
-			}
-			if differs {
-				changed++
-				if !m {
-					t.Errorf("%s: page %d of the %s (&%05X) changed and is not marked", what, p, b.Name, lo)
-				}
-			}
-		}
-	}
-	return marked, changed
-}
 
 // TestDirtyMarksEveryWrite holds a Spectrum's marks to every way its
 // memory and its picture are written: after each, every page that differs
@@ -143,9 +106,9 @@ func TestDirtyMarksEveryWrite(t *testing.T) {
 		if c.setup != nil {
 			c.setup()
 		}
-		before := cleaned(s)
+		before := machinetest.Cleaned(s)
 		c.do()
-		marked, changed := heldToMarks(t, c.what, s, before)
+		marked, changed := machinetest.HeldToMarks(t, c.what, s, before)
 		switch {
 		case c.still && marked+changed != 0:
 			t.Errorf("%s marked %d pages and changed %d; want none", c.what, marked, changed)
