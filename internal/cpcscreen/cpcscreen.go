@@ -142,15 +142,6 @@ func Displayed(c *crtc.CRTC, g *gatearray.GateArray) Screen {
 	return s
 }
 
-// VideoAddress is the address in the base 64K the video reads for the
-// 6845's MA and RA, the first of the character's two bytes; the Gate Array
-// reads the second at the address after (CCLK high). MA13-MA12 go to
-// A15-A14, RA2-RA0 to A13-A11 and MA9-MA0 to A10-A1 (cpctech, "Screen
-// memory addresses"); MA11-MA10 and RA4-RA3 go nowhere.
-func VideoAddress(ma uint16, ra int) uint16 {
-	return (ma&0x3000)<<2 | uint16(ra&7)<<11 | (ma&0x03FF)<<1
-}
-
 // check refuses a screen that cannot be read from a RAM of ramSize bytes,
 // naming what is wrong.
 func (s Screen) check(ramSize int) error {
@@ -232,7 +223,7 @@ func (s Screen) Addr(x, y int) uint32 {
 	// "Linear Address Generator").
 	row, ra := y/s.Lines, y%s.Lines
 	ma := uint16(s.Start+uint32(row*(s.Width/2)+x/2)) & 0x3FFF
-	return uint32(VideoAddress(ma, ra)) | uint32(x&1)
+	return uint32(gatearray.VideoAddress(ma, ra)) | uint32(x&1)
 }
 
 // Read reads the screen from ram, a CPC's RAM by its own addresses: 64K,

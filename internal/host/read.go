@@ -1,6 +1,7 @@
 package host
 
 import (
+	"colophon/internal/chip/gatearray"
 	"context"
 	"errors"
 	"fmt"
@@ -496,7 +497,7 @@ func screenAsked(c *cpc.CPC, a ScreenArgs) (cpcscreen.Screen, error) {
 	} else {
 		// A flat buffer's first byte is where the 6845's screen's is,
 		// unless given: the RAM address its start address reads first.
-		first := uint32(cpcscreen.VideoAddress(uint16(sc.Start), 0))
+		first := uint32(gatearray.VideoAddress(uint16(sc.Start), 0))
 		b, err := optionalAddress("base", a.Base, first, uint32(len(c.RAM)-1))
 		if err != nil {
 			return sc, err

@@ -417,3 +417,11 @@ func (g *GateArray) Validate() error {
 	}
 	return nil
 }
+
+// VideoAddress is the address in the base 64K the video reads for the
+// 6845's MA and RA, the first of the character's two bytes; it reads the second at the address after (CCLK high). MA13-MA12 go to
+// A15-A14, RA2-RA0 to A13-A11 and MA9-MA0 to A10-A1 (cpctech, "Screen
+// memory addresses"); MA11-MA10 and RA4-RA3 go nowhere.
+func VideoAddress(ma uint16, ra int) uint16 {
+	return (ma&0x3000)<<2 | uint16(ra&7)<<11 | (ma&0x03FF)<<1
+}

@@ -287,3 +287,32 @@ func TestValidate(t *testing.T) {
 		}
 	}
 }
+
+func TestVideoAddress(t *testing.T) {
+	// cpctech, "Screen memory addresses": MA13-12 to A15-14, RA2-0 to
+	// A13-11, MA9-0 to A10-1.
+	tests := []struct {
+		ma   uint16
+		ra   int
+		want uint16
+	}{
+		{0x3000, 0, 0xC000},
+		{0x3000, 1, 0xC800},
+		{0x3000, 7, 0xF800},
+		{0x3001, 0, 0xC002},
+		{0x33FF, 7, 0xFFFE},
+		{0x0000, 0, 0x0000},
+		{0x1000, 0, 0x4000},
+		{0x2000, 3, 0x9800},
+		{0x0C00, 0, 0x0000}, // MA11-10 reach no address line
+		{0x3400, 0, 0xC000}, // MA10 likewise: the 2K wraps
+		{0x3000, 8, 0xC000}, // RA3 likewise: a 9th line reads the 1st's 2K
+		{0x3000, 13, 0xE800},
+		{0x3123, 2, 0xD246},
+	}
+	for _, tt := range tests {
+		if got := VideoAddress(tt.ma, tt.ra); got != tt.want {
+			t.Errorf("MA &%04X RA %d: &%04X, want &%04X", tt.ma, tt.ra, got, tt.want)
+		}
+	}
+}

@@ -189,7 +189,7 @@ func (m *CPC) span(n int) {
 	c := &m.CRTC
 	g := &m.GA
 	pix := m.Monitor.Span(n)
-	ra := uint16(c.C9&7) << 11
+	ra := int(c.C9)
 	ma := c.MA
 	display := c.DisplayEnable()
 	ram := m.video
@@ -204,7 +204,7 @@ func (m *CPC) span(n int) {
 			le.PutUint64(pix[i:], black)
 		}
 		ma = (ma + uint16(n)) & 0x3FFF
-		a := (ma&0x3000)<<2 | ra | (ma&0x03FF)<<1
+		a := gatearray.VideoAddress(ma, ra)
 		g.Latched = [2]byte{ram[a], ram[a|1]}
 		g.LatchedDisplay = display
 	} else {
@@ -221,7 +221,7 @@ func (m *CPC) span(n int) {
 			le.PutUint64(o[0:8], s0)
 			le.PutUint64(o[8:16], s1)
 			ma = (ma + 1) & 0x3FFF
-			a := (ma&0x3000)<<2 | ra | (ma&0x03FF)<<1
+			a := gatearray.VideoAddress(ma, ra)
 			l0, l1, shown = ram[a], ram[a|1], display
 		}
 		g.Latched = [2]byte{l0, l1}
@@ -268,7 +268,7 @@ func (m *CPC) clock() (retraced bool) {
 	c.Tick()
 	m.GA.Sync(c.HSync, c.VSync)
 	ma := c.MA
-	a := (ma&0x3000)<<2 | uint16(c.C9&7)<<11 | (ma&0x03FF)<<1
+	a := gatearray.VideoAddress(ma, int(c.C9))
 	var s gatearray.Samples
 	m.GA.Video(c.DisplayEnable(), m.video[a], m.video[a|1], &s)
 	return m.Monitor.Receive((*[16]byte)(&s), m.GA.CSync())

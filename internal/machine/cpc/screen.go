@@ -55,7 +55,7 @@ func (m *CPC) cellLine(row uint16, col, line int, mode byte, pixelsPerByte int) 
 		n := col*8 + px
 		b := n / pixelsPerByte
 		ma := (row + uint16(b/2)) & 0x3FFF
-		a := (ma&0x3000)<<2 | uint16(line&7)<<11 | (ma&0x03FF)<<1 | uint16(b&1)
+		a := gatearray.VideoAddress(ma, line) | uint16(b&1)
 		pens := pensOf(mode, m.RAM[a])
 		if pens[(n%pixelsPerByte)*8/pixelsPerByte] != 0 {
 			bits |= 0x80 >> px
