@@ -8,7 +8,6 @@ import (
 
 	"colophon/internal/chip/z80"
 	"colophon/internal/machine"
-	"colophon/internal/machine/cpc"
 )
 
 // The most bytes one peek answers: 12K of text, as much as a model takes
@@ -178,11 +177,11 @@ func (m *Machine) cpcRAM(what string) ([]byte, error) {
 		}
 		return nil, fmt.Errorf("%s reads a CPC's RAM, and %s is a %s: %s is for a cpc464, cpc664 or cpc6128 alone", what, m.handle, m.kind.name, what)
 	}
-	c, ok := m.m.(*cpc.CPC)
+	r, ok := m.m.(machine.RAM)
 	if !ok {
 		return nil, fmt.Errorf("%s offers no view of its RAM in this build", m.kind.name)
 	}
-	return c.RAM, nil
+	return r.RAMBytes(), nil
 }
 
 func (m *Machine) processor() (*z80.CPU, error) {

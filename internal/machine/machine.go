@@ -227,11 +227,12 @@ type Source struct {
 // and a 6128's second 64K at &10000 to &1FFFF (spec, "What a machine
 // holds"; PP-2).
 type RAM interface {
-	// RAMSize is the RAM's size in bytes.
-	RAMSize() int
-	// PeekRAM and PokeRAM read and write the RAM at its own address,
-	// which is below RAMSize.
-	PeekRAM(addr uint32) uint8
+	// RAMBytes is the RAM by its own addresses, for a host to read
+	// (find, compare, screen, peek with ram) without a call a byte. It is
+	// the machine's own: a host writes it only through PokeRAM.
+	RAMBytes() []byte
+	// PokeRAM writes the RAM at its own address, below len(RAMBytes()),
+	// marking the page it writes (Dirty).
 	PokeRAM(addr uint32, v uint8)
 }
 

@@ -17,11 +17,8 @@ func (m *CPC) Source(addr uint16) machine.Source {
 	return machine.Source{RAM: s.RAM}
 }
 
-// RAMSize is the RAM's size: 64K, or 128K on a 6128.
-func (m *CPC) RAMSize() int { return len(m.RAM) }
-
-// PeekRAM reads the RAM at its own address (PP-2).
-func (m *CPC) PeekRAM(addr uint32) uint8 { return m.RAM[addr] }
+// RAMBytes is the RAM by its own addresses: 64K, or 128K on a 6128 (PP-2).
+func (m *CPC) RAMBytes() []byte { return m.RAM }
 
 // PokeRAM writes the RAM at its own address.
 func (m *CPC) PokeRAM(addr uint32, v uint8) {
