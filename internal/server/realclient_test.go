@@ -21,7 +21,8 @@ const cliCommand = "colophon/cmd/colophon"
 var clientsDir = filepath.Join("..", "..", "test", "clients")
 
 // TestRealClients builds the server and has the MCP TypeScript SDK, from
-// npm, drive it over stdio in both eras: @modelcontextprotocol/sdk opening
+// npm, drive it over stdio in both eras, running every *.test.mjs in
+// test/clients. stdio.test.mjs has @modelcontextprotocol/sdk opening
 // with initialize in 2025-11-25 and in 2025-06-18, and
 // @modelcontextprotocol/client pinned to 2026-07-28 (test/clients). In each
 // it opens a spectrum48 and a cpc6128, types p2+2 and PRINT 2+2, holds
@@ -74,15 +75,25 @@ func TestRealClients(t *testing.T) {
 		t.Fatalf("building %s: %v\n%s", cliCommand, err, out)
 	}
 
-	cmd := exec.Command(node, "--test", "--test-reporter=spec", "stdio.test.mjs")
+	// Every *.test.mjs, one file at a time: each starts servers of its
+	// own, and the machine running them has few cores.
+	files, err := filepath.Glob(filepath.Join(clientsDir, "*.test.mjs"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no *.test.mjs in %s (%v)", clientsDir, err)
+	}
+	args := []string{"--test", "--test-concurrency=1", "--test-reporter=spec"}
+	for _, f := range files {
+		args = append(args, filepath.Base(f))
+	}
+	cmd := exec.Command(node, args...)
 	cmd.Dir = clientsDir
 	cmd.Env = append(os.Environ(), "COLOPHON_MCP="+bin, "COLOPHON_MCP_BUILD="+testBuild,
 		"COLOPHON="+cli, "COLOPHON_ROMS="+roms)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("node --test stdio.test.mjs in test/clients: %v\n%s", err, out)
+		t.Fatalf("node %s in test/clients: %v\n%s", strings.Join(args, " "), err, out)
 	}
-	t.Logf("node --test stdio.test.mjs:\n%s", out)
+	t.Logf("node %s:\n%s", strings.Join(args, " "), out)
 }
 
 // unavailable fails the test under CI=true, where everything it needs is
