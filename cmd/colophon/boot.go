@@ -9,13 +9,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
-	"strings"
 
 	"colophon/internal/firmware"
 	"colophon/internal/machine"
-	"colophon/internal/machine/spectrum"
+	"colophon/internal/machine/catalogue"
 	"colophon/internal/typing"
 )
 
@@ -53,70 +51,9 @@ const machineOptionsDoc = `  --machine NAME      the machine to build; there is 
   A CPC alone takes --sixty-hz, --full-raster, --no-double, --disc and
   --save-disc.`
 
-// cliMachine is a machine as the command line drives it.
-type cliMachine interface {
-	machine.Machine
-	Snapshot() ([]byte, error)
-}
-
-// A machineKind is a machine --machine names, and how to stand one up: from
-// power-on, or from a snapshot once its firmware is fitted.
-type machineKind struct {
-	name   string
-	frames uint64        // --frames when none is given: the firmware's start-up wait (KEY-19)
-	cpc    bool          // it takes the CPC's own options
-	layout typing.Layout // how --type types at it
-	boot   func(o *runOptions, roms firmware.Loader) (cliMachine, error)
-	load   func(o *runOptions, roms firmware.Loader, snapshot []byte) (cliMachine, error)
-}
-
-// machineKinds lists the machines by name. A CPC's entry has no boot until
-// its machine is built.
-var machineKinds = []*machineKind{
-	{name: spectrum.Name, frames: 128, layout: spectrum.Layout, boot: bootSpectrum, load: loadSpectrum},
-	{name: "cpc464", frames: 78, cpc: true},
-	{name: "cpc664", frames: 78, cpc: true},
-	{name: "cpc6128", frames: 78, cpc: true},
-}
-
-func machineKindNamed(name string) (*machineKind, error) {
-	i := slices.IndexFunc(machineKinds, func(k *machineKind) bool { return k.name == name })
-	if i < 0 {
-		var names []string
-		for _, k := range machineKinds {
-			names = append(names, k.name)
-		}
-		return nil, usage("no machine is called %q; --machine takes %s", name, strings.Join(names, ", "))
-	}
-	k := machineKinds[i]
-	if k.boot == nil {
-		return nil, fmt.Errorf("%s is not built yet in this build; --machine %s is", name, spectrum.Name)
-	}
-	return k, nil
-}
-
-// The Spectrum's firmware is the 48K ROM. The command line takes the first
-// 16K of a longer file, as the emulator's does (spec, "Starting it";
-// firmware.Prefix).
-func bootSpectrum(o *runOptions, roms firmware.Loader) (cliMachine, error) {
-	f, err := roms.Load(firmware.Spectrum48)
-	if err != nil {
-		return nil, err
-	}
-	return spectrum.New(f.Data)
-}
-
-func loadSpectrum(o *runOptions, roms firmware.Loader, snapshot []byte) (cliMachine, error) {
-	f, err := roms.Load(firmware.Spectrum48)
-	if err != nil {
-		return nil, err
-	}
-	return spectrum.Load(f.Data, snapshot)
-}
-
 // runOptions are the options boot and run take.
 type runOptions struct {
-	kind       *machineKind
+	kind       *catalogue.Machine
 	roms       string
 	frames     uint64
 	text       string // unescaped
@@ -181,22 +118,22 @@ func parseRunOptions(name string, args []string) (*runOptions, []string, error) 
 	if machineName == "" {
 		return nil, nil, usage("--machine is required; there is no default (spectrum48, cpc464, cpc664 or cpc6128)")
 	}
-	k, err := machineKindNamed(machineName)
+	k, err := machineNamed(machineName)
 	if err != nil {
 		return nil, nil, err
 	}
 	o.kind = k
-	if !k.cpc {
+	if !k.CPC {
 		for _, c := range cpcOnly {
 			if set[c.flag] {
-				return nil, nil, usage("--%s is for a CPC (%s); %s has none", c.flag, c.why, k.name)
+				return nil, nil, usage("--%s is for a CPC (%s); %s has none", c.flag, c.why, k.Name)
 			}
 		}
 	}
 	if set["tape"] {
 		return nil, nil, fmt.Errorf("--tape: tapes are not built yet in this build")
 	}
-	o.frames = k.frames
+	o.frames = k.StartFrames
 	if set["frames"] {
 		n, err := strconv.ParseUint(frames, 10, 64)
 		if err != nil || n < 1 {
@@ -214,7 +151,7 @@ func parseRunOptions(name string, args []string) (*runOptions, []string, error) 
 		}
 		// A text no key types is refused before the machine is even
 		// built, let alone a key pressed (KEY-10).
-		if _, _, err := typing.Plan(o.text, k.layout); err != nil {
+		if _, _, err := typing.Plan(o.text, k.Typing); err != nil {
 			return nil, nil, usage("--type: %v", err)
 		}
 	}
@@ -252,7 +189,7 @@ func runBoot(ctx context.Context, std stdio, args []string) error {
 		return usage("boot takes no arguments but its options; got %q (colophon run takes a snapshot)", positional)
 	}
 	roms := firmware.Loader{Dirs: firmware.Dirs(o.roms), Fit: firmware.Prefix}
-	m, err := o.kind.boot(o, roms)
+	m, err := stand(o, roms, nil)
 	if err != nil {
 		return err
 	}

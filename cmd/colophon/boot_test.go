@@ -158,14 +158,3 @@ func TestBootRefusals(t *testing.T) {
 		t.Error("a file that was there was written over")
 	}
 }
-
-// TestUnbuiltMachine checks the answer for a machine named but not built
-// in this build: an honest gap, said plainly.
-func TestUnbuiltMachine(t *testing.T) {
-	machineKinds = append(machineKinds, &machineKind{name: "cpc-unbuilt", cpc: true})
-	defer func() { machineKinds = machineKinds[:len(machineKinds)-1] }()
-	status, _, errs := colophon("boot", "--machine", "cpc-unbuilt")
-	if status != 1 || !strings.Contains(errs, "not built yet in this build") {
-		t.Errorf("status %d, %q", status, errs)
-	}
-}

@@ -46,7 +46,7 @@ func runRun(ctx context.Context, std stdio, args []string) error {
 		return err
 	}
 	roms := firmware.Loader{Dirs: firmware.Dirs(o.roms), Fit: firmware.Prefix}
-	m, err := o.kind.load(o, roms, b)
+	m, err := stand(o, roms, b)
 	if err != nil {
 		return fmt.Errorf("%s: %w", positional[0], err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"colophon/internal/chip/crtc"
+	"colophon/internal/machine/catalogue"
 )
 
 // MachineName names a machine as the emulator's command line does: cpc464,
@@ -70,8 +71,8 @@ func (h *Host) Open(ctx context.Context, a OpenArgs) (Opened, error) {
 
 	var files []File
 	var fw [][]byte
-	for _, im := range k.firmware {
-		f, err := h.opts.Firmware.Load(im)
+	for _, socket := range k.Firmware {
+		f, err := h.opts.Firmware.Load(socket.Image)
 		if err != nil {
 			return Opened{}, fmt.Errorf("%s: %w", k.name, err)
 		}
@@ -90,7 +91,7 @@ func (h *Host) Open(ctx context.Context, a OpenArgs) (Opened, error) {
 		files = append(files, f)
 		snapshot = b
 	}
-	mm, err := k.build(fw, ct, snapshot)
+	mm, err := k.Build(catalogue.Config{Firmware: fw, CRTC: ct, Snapshot: snapshot})
 	if err != nil {
 		if snapshot != nil {
 			return Opened{}, fmt.Errorf("%s: snapshot %s: %w", k.name, files[len(files)-1].Path, err)

@@ -352,6 +352,10 @@ func (m *CPC) Poke(addr uint16, v byte) {
 // LowerROMBytes returns the lower ROM, which holds the firmware's font.
 func (m *CPC) LowerROMBytes() []byte { return m.lowerROM }
 
+// UpperROMBytes returns the upper ROM fitted as number n, or nil where none
+// is.
+func (m *CPC) UpperROMBytes(n byte) []byte { return m.upperROM[n] }
+
 // keyLine is what the keyboard puts on PSG port A for the line port C's
 // low nibble selects.
 func (m *CPC) keyLine(n byte) byte { return m.Keyboard.Line(int(n)) }

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"fmt"
+
+	"colophon/internal/chip/monitor"
+	"colophon/internal/firmware"
+	"colophon/internal/machine"
+	"colophon/internal/machine/catalogue"
+)
+
+// cliMachine is a machine as the command line drives it.
+type cliMachine interface {
+	machine.Machine
+	Snapshot() ([]byte, error)
+}
+
+// machineNamed finds the machine --machine names in the catalogue.
+func machineNamed(name string) (*catalogue.Machine, error) {
+	k, err := catalogue.Named(name)
+	if err != nil {
+		return nil, usage("%v; --machine takes one of them", err)
+	}
+	return k, nil
+}
+
+// stand stands the machine the options name up, as the catalogue wires it:
+// its firmware read from the firmware directory, in the sockets the
+// catalogue gives, a CPC's 6845 of type 0 (spec, "What it answers": "of
+// type 0, the first CPCs' type, where it is given none"), its refresh link
+// and its picture's cut as --sixty-hz, --full-raster and --no-double ask,
+// and a snapshot, if given, loaded once the firmware is fitted.
+func stand(o *runOptions, roms firmware.Loader, snapshot []byte) (cliMachine, error) {
+	k := o.kind
+	fw := make([][]byte, len(k.Firmware))
+	for i, socket := range k.Firmware {
+		f, err := roms.Load(socket.Image)
+		if err != nil {
+			return nil, err
+		}
+		fw[i] = f.Data
+	}
+	m, err := k.Build(catalogue.Config{
+		Firmware: fw,
+		SixtyHz:  o.sixtyHz,
+		View:     monitor.View{Full: o.fullRaster, Single: o.noDouble},
+		Snapshot: snapshot,
+	})
+	if err != nil {
+		return nil, err
+	}
+	cm, ok := m.(cliMachine)
+	if !ok {
+		return nil, fmt.Errorf("%s cannot be written as a snapshot in this build", k.Name)
+	}
+	return cm, nil
+}
