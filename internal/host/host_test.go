@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"colophon/internal/firmware"
-	"colophon/internal/machine/cpc"
 	"colophon/internal/shared"
 )
 
@@ -27,7 +26,11 @@ func cpcText(t *testing.T, h *Host, handle string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return m.m.(*cpc.CPC).Text()
+	lines, err := m.screenText()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lines
 }
 
 // TestKEY15PrintOnEachCPC is the spec's test of typing at each CPC: PRINT

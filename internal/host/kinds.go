@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"colophon/internal/machine/catalogue"
+	"colophon/internal/screentext"
 )
 
 // A kind is a machine machine_open can build, as the catalogue lists it,
@@ -18,6 +19,9 @@ type kind struct {
 	cpc bool
 	// snapshot is how long a snapshot it is stood up from may be.
 	snapshot sizeRule
+	// matrixVars is where a CPC's firmware keeps the state of its
+	// user-defined matrix table (screentext.MatrixVars464 and 6128).
+	matrixVars uint16
 }
 
 // kinds lists the machines in the catalogue's order: the three CPCs, then
@@ -25,7 +29,10 @@ type kind struct {
 var kinds = func() []*kind {
 	ks := make([]*kind, len(catalogue.Machines))
 	for i, m := range catalogue.Machines {
-		ks[i] = &kind{Machine: m, name: m.Name, cpc: m.CPC, snapshot: ruleOf(m.Snapshot)}
+		ks[i] = &kind{Machine: m, name: m.Name, cpc: m.CPC, snapshot: ruleOf(m.Snapshot), matrixVars: screentext.MatrixVars6128}
+		if m.Name == "cpc464" { // the firmware V1.0
+			ks[i].matrixVars = screentext.MatrixVars464
+		}
 	}
 	return ks
 }()

@@ -227,7 +227,7 @@ func TestKEEP2Branch(t *testing.T) {
 				t.Errorf("after the stretch, the machine is not its twin:\n%s", d)
 			}
 			if m := machineOf(t, h, a); m.kind.cpc {
-				if text := strings.Join(m.m.(*cpc.CPC).Text(), "|"); !strings.Contains(text, "42") || strings.Contains(text, "PRINT 1") {
+				if text := strings.Join(mustText(t, m), "|"); !strings.Contains(text, "42") || strings.Contains(text, "PRINT 1") {
 					t.Errorf("the screen reads %s; want the branch's 42 and not the other's PRINT 1", text)
 				}
 			}
@@ -811,4 +811,13 @@ func must3[T any](v T, b []byte, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+func mustText(t *testing.T, m *Machine) []string {
+	t.Helper()
+	lines, err := m.screenText()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lines
 }

@@ -174,12 +174,15 @@ const monitorDescription = `Shows the picture on a machine's monitor as a PNG, b
 
 Arguments:
 - handle (required): the machine.
+- text: also read the characters on the screen as lines of text, for an agent that reads text better than pictures, or wants certainty.
 
 The picture is cut and drawn as the colophon command line writes its screenshots, byte for byte: a CPC's 768 by 544 pixels, one sample of the raster to each pixel across and each line drawn twice; a Spectrum's 352 by 264. The PNG is paletted: each pixel's index is what the machine put on the video cable, a CPC's hardware colour code (0 to 31) or a Spectrum's four bits of BRIGHT, G, R, B, and the palette gives the colour each stands for.
 
 The beam paints the picture as the machine runs. After a run by frames that ran all its frames the picture is whole; after any other run, a step, a call or typing, the lines above the beam are this frame's and those below it the frame's before. A CPC frame that never ends (a 6845 programmed without a sync) leaves what earlier frames painted.
 
-Answers {handle, machine, tick, width, height, beam: {x, y}, whole} as JSON, then the PNG as image content. beam is in the picture's pixels; negative or past the size while the beam is in the blanking or the sync. whole is false when the beam stands partway through the picture.
+With text, the answer's text holds the screen's character rows, top first, read from screen memory as the video hardware reads it and matched against the matrices the firmware draws with now. A CPC's rows are the 6845's (25 at power-on), each of the current mode's cells, 20, 40 or 80 across in modes 0, 1 and 2, matched against the lower ROM's matrices and, after SYMBOL AFTER, the user-defined ones the firmware's own table pointer finds (TXT GET M TABLE's variables), so a character redefined with SYMBOL reads as itself. A Spectrum's are its 24 rows of 32 cells, matched against the set the system variable CHARS points at, its block graphics and the user-defined graphics UDG points at. Any two colours read, inverse video included: the colour that is not the screen's background is tried as the ink first, then the other. A cell of one colour reads as a space, or where it is not the background's as the character drawn all in ink (a CPC's 143: BASIC's cursor over a space reads \{143}). Each line has its trailing spaces left off; every row is there, so line n is row n. A cell is one character: printable ASCII as itself, but \\ for a backslash; £ and © where the machine's set has them (a Spectrum's 96 and 127, a CPC's 163); a Spectrum's user-defined graphics as \A to \U; any other character of the set as \{n}, its code in decimal; and ░ (U+2591) for a cell that draws no character: graphics, or three colours. Text drawn otherwise than by the firmware, in a font of a program's own, reads as ░. The picture stays the truth: a split screen or a mode changed partway down is read in the mode and screen the chips hold at the end.
+
+Answers {handle, machine, tick, width, height, beam: {x, y}, whole, text} as JSON, then the PNG as image content. beam is in the picture's pixels; negative or past the size while the beam is in the blanking or the sync. whole is false when the beam stands partway through the picture.
 
 Reads only: it moves no machine and is not entered in the journal.`
 

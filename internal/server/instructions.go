@@ -32,7 +32,7 @@ TIME
 KEYBOARD AND PICTURE
 - type types ASCII text key by key, as a person would, with the shifts it needs: at most 250 characters on a CPC, 166 on a Spectrum. Text with a character no key can type is refused before any key goes down. On a Spectrum a letter typed where the cursor shows K is a keyword: p is PRINT, so "p2+2" then a newline prints 4.
 - Keys are named as printed on the machine's keyboard (SPACE, COPY, f5, CAPS, SYM); a CPC key may also be given by its firmware key number.
-- monitor answers the picture as a PNG whose palette indices are the machine's own colour numbers, with JSON saying which machine, at which tick, the size, where the beam stands, and whether the picture is whole. screen reads a CPC's memory as a picture.
+- monitor answers the picture as a PNG whose palette indices are the machine's own colour numbers, with JSON saying which machine, at which tick, the size, where the beam stands, and whether the picture is whole; given text, it also reads the characters on the screen as lines of text, in the font the firmware draws with. screen reads a CPC's memory as a picture.
 
 MEMORY AND CHIPS
 - inspect and set read and write the emulator's own struct for the machine by C-expression paths, such as cpu.pc or crtc.registers[12]; enums go by name. set refuses values the machine cannot hold and leaves it as it was.

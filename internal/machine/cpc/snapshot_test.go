@@ -62,7 +62,7 @@ func TestSNA1RoundTrip(t *testing.T) {
 			if ca != cb || !bytes.Equal(a.RAM, b.RAM) {
 				t.Errorf("two machines loaded from one snapshot ran on differently")
 			}
-			screen := a.Text()
+			screen := text(t, a)
 			found := false
 			for i, l := range screen[:len(screen)-1] {
 				if strings.TrimSpace(l) == "PRINT 2+2" && strings.TrimSpace(screen[i+1]) == "4" {
@@ -155,7 +155,7 @@ func TestSNA1StandsWhereTheMachineStands(t *testing.T) {
 			}
 			l.FDC = m.FDC // the SPECIFY the file could not carry
 			same(t, "run on", m, l, "cpu.tick", "monitor.frames")
-			screen := l.Text()
+			screen := text(t, l)
 			if !slices.ContainsFunc(screen, func(s string) bool { return strings.TrimSpace(s) == "4" }) {
 				t.Errorf("the loaded machine does not answer ?2+2:\n%s", strings.Join(screen, "\n"))
 			}
