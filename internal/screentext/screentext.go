@@ -11,11 +11,15 @@
 // ink first is the one that is not the screen's background, the colour
 // most of its pixels show, or where neither is, the colour fewer of the
 // cell's pixels show, as a character's strokes are thinner than the paper
-// around them. A cell of one colour reads as a space where it is the
-// background's, and as the character whose matrix is all ink (a CPC's
-// solid block, 143) where it is not, or a space where the set has none. A
-// cell of three colours or more, or whose two colours draw no matrix,
-// reads as Placeholder.
+// around them; where the machine says which colour is a cell's paper, as
+// a Spectrum's attributes do, the other is. A cell of one colour reads as a
+// space where that colour is its paper: the one the machine gives it, or
+// where it gives none, the background or a colour the row's characters
+// have as theirs, as a line of text printed on a paper of its own has; and
+// otherwise as the character whose matrix is all ink (a CPC's solid block,
+// 143, as BASIC's cursor over a space is drawn), or a space where the set
+// has none. A cell of three colours or more, or whose two colours draw no
+// matrix, reads as Placeholder.
 //
 // Where two characters have the same matrix, the cell reads as the first
 // of them in this order: printable ASCII, 32 to 126, then 127 to 255, then
@@ -52,6 +56,9 @@ const Placeholder = '░'
 type Screen struct {
 	Cols, Rows int
 	Colour     []byte
+	// Paper is, where the machine says it, each cell's paper colour,
+	// row-major; nil where it does not, as a CPC's screen does not.
+	Paper []byte
 }
 
 // Font is the characters a machine draws now: each code's matrix, eight
@@ -120,92 +127,133 @@ func Read(s *Screen, f *Font) ([]string, error) {
 	if s.Cols < 0 || s.Rows < 0 || len(s.Colour) != s.Cols*8*s.Rows*8 {
 		return nil, fmt.Errorf("screentext: %d by %d cells want %d pixels, have %d", s.Cols, s.Rows, s.Cols*s.Rows*64, len(s.Colour))
 	}
-	bg := background(s.Colour)
-	var blank, solid string
-	var hasSolid bool
+	if s.Paper != nil && len(s.Paper) != s.Cols*s.Rows {
+		return nil, fmt.Errorf("screentext: %d by %d cells want %d papers, have %d", s.Cols, s.Rows, s.Cols*s.Rows, len(s.Paper))
+	}
+	r := reader{s: s, f: f, bg: background(s.Colour), blank: " ", width: s.Cols * 8}
 	if c, ok := f.lookup([8]byte{}); ok {
-		blank = f.text[c]
-	} else {
-		blank = " "
+		r.blank = f.text[c]
 	}
 	if c, ok := f.lookup([8]byte{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF}); ok {
-		solid, hasSolid = f.text[c], true
+		r.solid, r.hasSolid = f.text[c], true
 	}
-	width := s.Cols * 8
 	lines := make([]string, s.Rows)
-	var b strings.Builder
+	cells := make([]string, s.Cols)
 	for row := range s.Rows {
-		b.Reset()
+		// The cells of two colours first, which say which colours
+		// this row's text has as its paper; then the cells of one.
+		var papers [256]bool
+		papers[r.bg] = true
+		uniform := make([]int, 0, s.Cols)
 		for col := range s.Cols {
-			// The cell's colours: the first two met, and how many of
-			// each; a third makes it no character.
-			var cs [2]byte
-			var n [2]int
-			kinds, many := 0, false
-			at := row*8*width + col*8
-			for y := range 8 {
-				for _, c := range s.Colour[at+y*width : at+y*width+8] {
-					switch {
-					case kinds > 0 && c == cs[0]:
-						n[0]++
-					case kinds > 1 && c == cs[1]:
-						n[1]++
-					case kinds < 2:
-						cs[kinds], n[kinds] = c, 1
-						kinds++
-					default:
-						many = true
-					}
-				}
-			}
+			text, paper, one := r.cell(row, col)
 			switch {
-			case many:
-				b.WriteRune(Placeholder)
-			case kinds == 1 && cs[0] == bg:
-				b.WriteString(blank)
-			case kinds == 1 && hasSolid:
-				b.WriteString(solid)
-			case kinds == 1:
-				b.WriteString(blank) // a space in inverse video
+			case one:
+				uniform = append(uniform, col)
+			case text != "":
+				cells[col] = text
+				papers[paper] = true
 			default:
-				var ink byte
-				switch {
-				case cs[0] == bg:
-					ink = cs[1]
-				case cs[1] == bg:
-					ink = cs[0]
-				case n[0] < n[1] || n[0] == n[1] && cs[0] < cs[1]:
-					ink = cs[0]
-				default:
-					ink = cs[1]
-				}
-				var m [8]byte
-				for y := range 8 {
-					var bits byte
-					for x, c := range s.Colour[at+y*width : at+y*width+8] {
-						if c == ink {
-							bits |= 0x80 >> x
-						}
-					}
-					m[y] = bits
-				}
-				code, ok := f.lookup(m)
-				if !ok {
-					for y := range m {
-						m[y] = ^m[y]
-					}
-					code, ok = f.lookup(m)
-				}
-				if ok {
-					b.WriteString(f.text[code])
-				} else {
-					b.WriteRune(Placeholder)
-				}
+				cells[col] = string(Placeholder)
 			}
 		}
-		lines[row] = strings.TrimRight(b.String(), " ")
+		for _, col := range uniform {
+			c := s.Colour[row*8*r.width+col*8]
+			known := s.Paper != nil
+			switch {
+			case known && c == s.Paper[row*s.Cols+col], !known && papers[c]:
+				cells[col] = r.blank
+			case r.hasSolid:
+				cells[col] = r.solid
+			default:
+				cells[col] = r.blank // a space in inverse video
+			}
+		}
+		lines[row] = strings.TrimRight(strings.Join(cells, ""), " ")
 	}
 	return lines, nil
+}
+
+// reader reads one screen's cells with one font.
+type reader struct {
+	s        *Screen
+	f        *Font
+	bg       byte
+	width    int
+	blank    string
+	solid    string
+	hasSolid bool
+}
+
+// cell reads the cell at row and col: its text and the colour that was its
+// paper, where two colours draw a character; one set where the cell is of
+// one colour; neither where it draws none.
+func (r *reader) cell(row, col int) (text string, paper byte, one bool) {
+	s := r.s
+	at := row*8*r.width + col*8
+	// The cell's colours: the first two met, and how many of each; a
+	// third makes it no character.
+	var cs [2]byte
+	var n [2]int
+	kinds := 0
+	for y := range 8 {
+		for _, c := range s.Colour[at+y*r.width : at+y*r.width+8] {
+			switch {
+			case kinds > 0 && c == cs[0]:
+				n[0]++
+			case kinds > 1 && c == cs[1]:
+				n[1]++
+			case kinds < 2:
+				cs[kinds], n[kinds] = c, 1
+				kinds++
+			default:
+				return "", 0, false
+			}
+		}
+	}
+	if kinds == 1 {
+		return "", 0, true
+	}
+	// The ink tried first: the colour that is not the paper the machine
+	// says the cell has, or not the background, or the scarcer.
+	var ink byte
+	switch {
+	case s.Paper != nil && cs[0] == s.Paper[row*s.Cols+col]:
+		ink = cs[1]
+	case s.Paper != nil && cs[1] == s.Paper[row*s.Cols+col]:
+		ink = cs[0]
+	case cs[0] == r.bg:
+		ink = cs[1]
+	case cs[1] == r.bg:
+		ink = cs[0]
+	case n[0] < n[1] || n[0] == n[1] && cs[0] < cs[1]:
+		ink = cs[0]
+	default:
+		ink = cs[1]
+	}
+	paper = cs[0] ^ cs[1] ^ ink
+	var m [8]byte
+	for y := range 8 {
+		var bits byte
+		for x, c := range s.Colour[at+y*r.width : at+y*r.width+8] {
+			if c == ink {
+				bits |= 0x80 >> x
+			}
+		}
+		m[y] = bits
+	}
+	code, ok := r.f.lookup(m)
+	if !ok {
+		for y := range m {
+			m[y] = ^m[y]
+		}
+		code, ok = r.f.lookup(m)
+		paper = ink
+	}
+	if !ok {
+		return "", 0, false
+	}
+	return r.f.text[code], paper, false
 }
 
 // background is the colour most pixels show, the lowest where two tie.

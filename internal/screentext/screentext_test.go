@@ -74,8 +74,10 @@ func TestReadCells(t *testing.T) {
 		{1, 0}: {glyphA, 0, 1},     // inverse video: background strokes on ink
 		{2, 0}: {glyphA, 3, 2},     // pen 3 on paper 2, neither the background
 		{3, 0}: {glyphSlash, 1, 0}, // a backslash, escaped
-		{4, 0}: {solid, 1, 0},      // a cell all ink: the solid block
+		{4, 0}: {solid, 1, 0},      // all ink, but ink is this row's paper: a space
 		{5, 0}: {solid, 0, 1},      // a cell all background: a space
+		{6, 0}: {glyphA, 1, 0},
+		{2, 2}: {solid, 1, 0},      // all ink, in a row with no paper of ink: the solid block
 		{0, 1}: {[8]byte{1}, 1, 0}, // a dot no character draws
 		{1, 1}: three,
 	}, 0)
@@ -85,7 +87,7 @@ func TestReadCells(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{`AAA\\\{143}`, string([]rune{Placeholder, Placeholder}), ""}
+	want := []string{`AAA\\  A`, string([]rune{Placeholder, Placeholder}), `  \{143}`}
 	if !slices.Equal(lines, want) {
 		t.Errorf("read %q, want %q", lines, want)
 	}

@@ -78,7 +78,7 @@ func SpectrumScreen(screen []byte) (*Screen, error) {
 	if len(screen) != SpectrumScreenSize {
 		return nil, fmt.Errorf("screentext: a Spectrum's screen is %d bytes, not %d", SpectrumScreenSize, len(screen))
 	}
-	s := &Screen{Cols: 32, Rows: 24, Colour: make([]byte, 256*192)}
+	s := &Screen{Cols: 32, Rows: 24, Colour: make([]byte, 256*192), Paper: make([]byte, 32*24)}
 	colour := func(bright, c byte) byte {
 		if c == 0 {
 			return 0
@@ -94,6 +94,7 @@ func SpectrumScreen(screen []byte) (*Screen, error) {
 			attr := screen[0x1800+(y/8)*32+col]
 			bright := attr >> 6 & 1
 			ink, paper := colour(bright, attr&7), colour(bright, attr>>3&7)
+			s.Paper[(y/8)*32+col] = paper
 			bits := screen[line|col]
 			for x := range 8 {
 				c := paper

@@ -21,7 +21,7 @@ func TestKEY19BootShowsCopyright(t *testing.T) {
 	s := boot(t)
 	cliFrames(s, 128)
 	lines := screenText(s)
-	if lines[23] != "\x7f 1982 Sinclair Research Ltd" {
+	if lines[23] != "© 1982 Sinclair Research Ltd" {
 		t.Errorf("line 23 reads %q, want the copyright message", lines[23])
 	}
 	for i, l := range lines[:23] {

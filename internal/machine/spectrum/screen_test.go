@@ -2,9 +2,9 @@ package spectrum
 
 import (
 	"os"
-	"strings"
 	"testing"
 
+	"colophon/internal/screentext"
 	"colophon/internal/shared"
 	"colophon/internal/typing"
 )
@@ -28,42 +28,13 @@ func boot(t testing.TB) *Spectrum {
 	return s
 }
 
-// fontAt is where the 48K ROM keeps its character set: 96 characters of
-// 8 bytes, from the space (The Complete Spectrum ROM Disassembly, "THE
-// 'CHARACTER SET'", &3D00).
-const fontAt = 0x3D00
-
-// screenText reads the screen's memory back as text through the ROM's own
-// character set: each 8x8 cell whose bitmap is a character's, in ink, is
-// that character; a cell matching none is '?'. Rows are trimmed of the
-// spaces at their ends.
+// screenText reads the screen's memory back as text through the font the
+// ROM draws with, CHARS's (internal/screentext), each row trimmed of the
+// spaces at its end.
 func screenText(s *Spectrum) []string {
-	lines := make([]string, 24)
-	for row := range 24 {
-		var b strings.Builder
-		for col := range 32 {
-			var cell [8]byte
-			for i := range 8 {
-				y := row*8 + i
-				cell[i] = s.Peek(uint16(0x4000 | (y&0xC0)<<5 | (y&7)<<8 | (y&0x38)<<2 | col))
-			}
-			ch := byte('?')
-			for c := 0; c < 96; c++ {
-				match := true
-				for i := range 8 {
-					if s.Peek(uint16(fontAt+c*8+i)) != cell[i] {
-						match = false
-						break
-					}
-				}
-				if match {
-					ch = byte(0x20 + c)
-					break
-				}
-			}
-			b.WriteByte(ch)
-		}
-		lines[row] = strings.TrimRight(b.String(), " ")
+	lines, err := screentext.Spectrum(s.Peek)
+	if err != nil {
+		panic(err)
 	}
 	return lines
 }
