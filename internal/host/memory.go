@@ -23,6 +23,7 @@ type PeekArgs struct {
 	Address ReadAddress `json:"address" jsonschema:"where to start reading"`
 	Length  *int        `json:"length,omitempty" jsonschema:"how many bytes to read, 1 to 4096; 16 if not given"`
 	RAM     bool        `json:"ram,omitempty" jsonschema:"read a CPC's RAM by the RAM's own addresses, &00000 to &0FFFF, and on a 6128 &10000 to &1FFFF for its second 64K, whatever the banking pages in and whatever ROM is enabled over it"`
+	ROM     ROMSelect   `json:"rom,omitempty" jsonschema:"read one of a CPC's ROMs by name, whatever the Gate Array enables: lower, at &0000-&3FFF, or an upper ROM's number, 0 to 255, at &C000-&FFFF (a number with no ROM fitted is answered by ROM 0, BASIC)"`
 }
 
 // Peeked is peek's answer.
@@ -31,7 +32,7 @@ type Peeked struct {
 	Address string `json:"address" jsonschema:"the address read from, after &: where cpu.sp or cpu.pc pointed, if the request named one"`
 	Length  int    `json:"length" jsonschema:"how many bytes were read: fewer than asked where the read reached the end of memory"`
 	Bytes   string `json:"bytes" jsonschema:"the bytes, as pairs of hex digits with a space between each"`
-	ROM     string `json:"rom,omitempty" jsonschema:"on a CPC, the ROM the first byte was read from: lower, or upper and its number, such as upper 7"`
+	ROM     string `json:"rom,omitempty" jsonschema:"on a CPC, the ROM the first byte was read from: lower, or upper and its number, such as upper 7; where a ROM is enabled the RAM beneath it, a BASIC program's say, is read with ram"`
 	RAMAt   string `json:"ram,omitempty" jsonschema:"on a CPC, the RAM's own address of the first byte, where the banking pages it in at another address"`
 }
 
@@ -43,6 +44,13 @@ func (h *Host) Peek(ctx context.Context, a PeekArgs) (Peeked, error) {
 		n := given(a.Length, defaultPeek)
 		if n < 1 || n > MaxPeek {
 			return Peeked{}, fmt.Errorf("argument \"length\" is %d; a peek reads 1 to %d bytes", n, MaxPeek)
+		}
+		rom, err := m.romFor(a.ROM, a.RAM)
+		if err != nil {
+			return Peeked{}, err
+		}
+		if rom != nil {
+			return m.peekROM(rom, a.Address, n)
 		}
 		v, addr, err := m.readFrom(a.RAM, a.Address, "reads")
 		if err != nil {
@@ -67,6 +75,21 @@ func (h *Host) Peek(ctx context.Context, a PeekArgs) (Peeked, error) {
 		p.Bytes = formatBytes(b)
 		return p, nil
 	})
+}
+
+// peekROM reads n bytes of a ROM's image from an address in its 16K, as
+// far as its end.
+func (m *Machine) peekROM(rom *romView, at ReadAddress, n int) (Peeked, error) {
+	addr, err := m.readAddress("address", at)
+	if err != nil {
+		return Peeked{}, err
+	}
+	if err := rom.holds("address", addr); err != nil {
+		return Peeked{}, err
+	}
+	n = min(n, int(rom.last()-addr)+1)
+	b := rom.image[addr-rom.base : addr-rom.base+uint32(n)]
+	return Peeked{Handle: m.handle, Address: formatAddress(addr), Length: n, Bytes: formatBytes(b), ROM: rom.name}, nil
 }
 
 // source names the memory that answered addr, as a CPC's answers name it:

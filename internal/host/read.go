@@ -33,6 +33,7 @@ type DisassembleArgs struct {
 	Address ReadAddress `json:"address" jsonschema:"where the first instruction begins"`
 	Count   *int        `json:"count,omitempty" jsonschema:"how many instructions to list, 1 to 1000; 16 if not given. A firmware restart and its word count as one"`
 	RAM     bool        `json:"ram,omitempty" jsonschema:"list a CPC's RAM by its own addresses, a 64K at a time, as the processor would read that 64K alone with the ROMs disabled"`
+	ROM     ROMSelect   `json:"rom,omitempty" jsonschema:"list one of a CPC's ROMs by name, whatever the Gate Array enables: lower, from &0000-&3FFF, or an upper ROM's number, 0 to 255, from &C000-&FFFF (a number with no ROM fitted is answered by ROM 0, BASIC); the rest of memory is read as with that ROM and the lower ROM enabled"`
 }
 
 // Instruction is one instruction of a listing.
@@ -72,6 +73,10 @@ func (h *Host) Disassemble(ctx context.Context, a DisassembleArgs) (Disassembled
 		if err != nil {
 			return Disassembled{}, err
 		}
+		rom, err := m.romFor(a.ROM, a.RAM)
+		if err != nil {
+			return Disassembled{}, err
+		}
 		v, addr, err := m.readFrom(a.RAM, a.Address, "lists")
 		if err != nil {
 			return Disassembled{}, err
@@ -81,7 +86,25 @@ func (h *Host) Disassemble(ctx context.Context, a DisassembleArgs) (Disassembled
 			base uint32 // the RAM address of the 64K read, with ram
 			out  Disassembled
 		)
-		if a.RAM {
+		switch {
+		case rom != nil:
+			// The ROM's image in its 16K, and the rest as the processor
+			// would read it with that ROM and the lower ROM enabled, so
+			// that a restart's bytes at &0008 are the firmware's.
+			if err := rom.holds("address", addr); err != nil {
+				return Disassembled{}, err
+			}
+			mem = func(a uint16) byte {
+				switch {
+				case uint32(a) >= rom.base && uint32(a) <= rom.last():
+					return rom.at(uint32(a))
+				case a < cpc.ROMSize:
+					return rom.lower[a]
+				}
+				return v.mem.Peek(a)
+			}
+			out.ROM = rom.name
+		case a.RAM:
 			// One 64K at a time, wrapping within it, as the processor
 			// reads it alone: the base 64K in configuration 0, the
 			// second in configuration 2, which pages its four blocks in
@@ -89,7 +112,7 @@ func (h *Host) Disassemble(ctx context.Context, a DisassembleArgs) (Disassembled
 			base = addr &^ 0xFFFF
 			k := (*[0x10000]byte)(v.ram[base:])
 			mem = func(a uint16) byte { return k[a] }
-		} else {
+		default:
 			mem = v.mem.Peek
 			out.ROM, out.RAMAt = m.source(v.mem, addr)
 		}
@@ -133,11 +156,12 @@ func (m *Machine) disassembler() (*disasm.Disassembler, error) {
 
 // FindArgs are find's arguments. Exactly one of Bytes and Text is given.
 type FindArgs struct {
-	Handle string  `json:"handle" jsonschema:"the machine to search"`
-	Bytes  *string `json:"bytes,omitempty" jsonschema:"the bytes to find, as pairs of hex digits with ?? for any byte, such as CD 18 BB or 3E ?? C9; 1 to 256 bytes"`
-	Text   *string `json:"text,omitempty" jsonschema:"ASCII text to find, each character matching a byte on its low seven bits; 1 to 256 characters"`
-	From   Address `json:"from,omitempty" jsonschema:"where to begin searching; a previous answer's next, to search again for the rest; the first address if not given"`
-	RAM    bool    `json:"ram,omitempty" jsonschema:"search a CPC's RAM by its own addresses, &00000 to &0FFFF, and on a 6128 on to &1FFFF, whatever the banking pages in and whatever ROM is enabled over it"`
+	Handle string    `json:"handle" jsonschema:"the machine to search"`
+	Bytes  *string   `json:"bytes,omitempty" jsonschema:"the bytes to find, as pairs of hex digits with ?? for any byte, such as CD 18 BB or 3E ?? C9; 1 to 256 bytes"`
+	Text   *string   `json:"text,omitempty" jsonschema:"ASCII text to find, each character matching a byte on its low seven bits; 1 to 256 characters"`
+	From   Address   `json:"from,omitempty" jsonschema:"where to begin searching; a previous answer's next, to search again for the rest; the first address if not given"`
+	RAM    bool      `json:"ram,omitempty" jsonschema:"search a CPC's RAM by its own addresses, &00000 to &0FFFF, and on a 6128 on to &1FFFF, whatever the banking pages in and whatever ROM is enabled over it"`
+	ROM    ROMSelect `json:"rom,omitempty" jsonschema:"search one of a CPC's ROMs by name, whatever the Gate Array enables: lower, at &0000-&3FFF, or an upper ROM's number, 0 to 255, at &C000-&FFFF (a number with no ROM fitted is answered by ROM 0, BASIC)"`
 }
 
 // Match is one place a pattern was found.
@@ -168,18 +192,35 @@ func (h *Host) Find(ctx context.Context, a FindArgs) (Found, error) {
 		if err != nil {
 			return Found{}, err
 		}
+		rom, err := m.romFor(a.ROM, a.RAM)
+		if err != nil {
+			return Found{}, err
+		}
 		v, err := m.memoryFor(a.RAM)
 		if err != nil {
 			return Found{}, err
 		}
-		from, err := optionalAddress("from", a.From, 0, v.last)
+		first := uint32(0)
+		if rom != nil {
+			first = rom.base
+		}
+		from, err := optionalAddress("from", a.From, first, v.last)
 		if err != nil {
 			return Found{}, err
 		}
 		var r find.Result
-		if a.RAM {
+		switch {
+		case rom != nil:
+			// The end itself is a place to begin, where nothing is left.
+			if from != rom.last()+1 {
+				if err := rom.holds("from", from); err != nil {
+					return Found{}, err
+				}
+			}
+			r, err = find.InBytes(p, rom.image, rom.base, from)
+		case a.RAM:
 			r, err = find.InBytes(p, v.ram, 0, from)
-		} else {
+		default:
 			// The 64K the processor reads, and not on past &FFFF to
 			// &0000, as peek from an address given does not (PP-5).
 			r, err = find.In(p, func(a uint32) byte { return v.mem.Peek(uint16(a)) }, from, 0x10000)
@@ -190,7 +231,10 @@ func (h *Host) Find(ctx context.Context, a FindArgs) (Found, error) {
 		out := Found{Handle: m.handle, Pattern: p.String(), From: formatAddress(from), Total: r.Total, Matches: make([]Match, len(r.Addrs))}
 		for i, at := range r.Addrs {
 			out.Matches[i].Address = listedAddress(at)
-			if !a.RAM {
+			switch {
+			case rom != nil:
+				out.Matches[i].ROM = rom.name
+			case !a.RAM:
 				// A CPC's match names the memory its first byte is in,
 				// as peek names it (PP-3).
 				out.Matches[i].ROM, out.Matches[i].RAMAt = m.source(v.mem, at)

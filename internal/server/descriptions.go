@@ -132,13 +132,14 @@ Arguments:
 - address (required): where to start: &BB06, #BB06, 0xBB06, decimal digits or a number, &0000 to &FFFF (with ram, to the RAM's last address); or cpu.sp or cpu.pc for the address that register holds.
 - length: how many bytes, 1 to 4096; 16 if not given.
 - ram: read a CPC's RAM by its own addresses, whatever is paged in and whatever ROM is enabled over it: &00000 to &0FFFF, and on a 6128 &10000 to &1FFFF for its second 64K. A Spectrum takes none: its RAM has only the processor's addresses.
+- rom: read one of a CPC's ROMs by name, whatever the Gate Array enables and without touching it: "lower", the firmware, at &0000-&3FFF, or an upper ROM's number, 0 to 255, at &C000-&FFFF (0 is BASIC, 7 AMSDOS on a 664 or 6128; a number with no ROM fitted is answered by ROM 0, as the machine answers it). The address must lie in that 16K, and the read stops at its end. Not with ram; a Spectrum takes none.
 
 From an address given, nothing past &FFFF (or the RAM's end) is read, and the answer's length says how many bytes were. From cpu.sp or cpu.pc the read runs on past &FFFF to &0000, as the processor's own addresses do.
 
 Answers {handle, address, length, bytes, rom, ram}:
 - address: where the read began, after &; an address past &FFFF takes five digits.
 - bytes: pairs of capital hex digits with a space between each: "3E 01 C9".
-- rom: on a CPC, the ROM the first byte was read from: lower (the firmware, over &0000-&3FFF while enabled), or upper and its number (over &C000-&FFFF while enabled: upper 0 is BASIC, and a number with no ROM fitted is answered by ROM 0; upper 7 is AMSDOS on a 664 or 6128).
+- rom: on a CPC, the ROM the first byte was read from: lower (the firmware, over &0000-&3FFF while enabled), or upper and its number (over &C000-&FFFF while enabled: upper 0 is BASIC, and a number with no ROM fitted is answered by ROM 0; upper 7 is AMSDOS on a 664 or 6128). Where it is given, the RAM beneath the ROM is hidden: a BASIC program from &0170, say, is read with ram.
 - ram: on a CPC, the RAM's own address of the first byte, where a 6128's RAM configuration pages it in at another address.
 A span that crosses the next 16K boundary may reach another memory, which the answer does not name.
 

@@ -14,6 +14,7 @@ Arguments:
 - address (required): where the first instruction begins: &BB06, #BB06, 0xBB06, decimal digits or a number, &0000 to &FFFF; or cpu.pc or cpu.sp for the address that register holds. With ram, a RAM address: &00000 to &0FFFF in the base 64K, and on a 6128 &10000 to &1FFFF in its second; cpu.pc and cpu.sp, which are the processor's addresses, are refused there.
 - count: how many instructions to list, 1 to 1000; 16 if not given. A firmware restart and its word count as one.
 - ram: list a CPC's RAM by its own addresses, whatever the banking pages in and whatever ROM is enabled over it: the 64K the address is in, listed as the processor would list it alone with the ROMs disabled, in RAM configuration 0 for the base 64K and 2 for a 6128's second. The listing wraps within that 64K, from &0FFFF to &00000 or from &1FFFF to &10000, and names each instruction by its RAM address; the texts (a relative jump's target, a JP's or CALL's address, a firmware name) are the processor's, as that configuration pages the 64K in at &0000. A Spectrum takes none: its RAM has only the processor's addresses.
+- rom: list one of a CPC's ROMs by name, whatever the Gate Array enables and without touching it: "lower", from &0000-&3FFF, or an upper ROM's number, 0 to 255, from &C000-&FFFF (0 is BASIC, 7 AMSDOS on a 664 or 6128; a number with no ROM fitted is answered by ROM 0). The address must lie in that 16K; the rest of memory, which the listing may run into and a restart's check reads, is read as with that ROM and the lower ROM enabled. Not with ram; a Spectrum takes none.
 
 An instruction is what step runs: a chain of DD and FD prefixes is one instruction, ruled by its last prefix, its bytes the whole chain (DD FD 21 34 12 is LD IY,&1234), and a prefix that changes nothing joins the instruction after it (DD 00 is NOP). The listing runs on past &FFFF to &0000, as the processor's addresses do.
 
@@ -25,7 +26,7 @@ On a CPC the listing follows the machine's own firmware: the cpc464's V1.0, the 
 
 Answers {handle, address, rom, ram, instructions, next}:
 - address: where the listing began, after &: where cpu.pc or cpu.sp pointed, if the request named one; five digits past &FFFF, in a 6128's second 64K with ram.
-- rom, ram: on a CPC listed through its banking, the memory the first byte was read from, as peek names it: rom is lower, or upper and its number (upper 0 is BASIC, upper 7 AMSDOS); ram is the RAM's own address of the first byte where a 6128's RAM configuration pages it in at another address. A listing that crosses the next 16K boundary may run into another memory, which is not named.
+- rom, ram: on a CPC listed through its banking, the memory the first byte was read from, as peek names it: rom is lower, or upper and its number (upper 0 is BASIC, upper 7 AMSDOS), the ROM asked for with rom, or where the banking enables a ROM over the address, the ROM there, which hides the RAM beneath it (listed with ram); ram is the RAM's own address of the first byte where a 6128's RAM configuration pages it in at another address. A listing that crosses the next 16K boundary may run into another memory, which is not named.
 - instructions: each {address, bytes, text, word, name, entry}: address after &, as the listing began; bytes as pairs of capital hex digits with a space between each ("CD 18 BB"), a restart's word among them; word, name and entry only where they apply.
 - next: the address after the last instruction, to give as address to list on.
 
@@ -40,6 +41,7 @@ Arguments:
 Give bytes or text, not both.
 - from: where to begin searching, in any form an address takes (&BB06, #BB06, 0xBB06, decimal digits or a number): &0000 to &FFFF, or with ram to the RAM's last address. A previous answer's next, to search again for the rest. &0000 if not given.
 - ram: search a CPC's RAM by its own addresses, &00000 to &0FFFF, and on a 6128 on through its second 64K, &10000 to &1FFFF, whatever the banking pages in and whatever ROM is enabled over it. A Spectrum takes none: its RAM has only the processor's addresses.
+- rom: search one of a CPC's ROMs by name, whatever the Gate Array enables and without touching it: "lower", at &0000-&3FFF, or an upper ROM's number, 0 to 255, at &C000-&FFFF (0 is BASIC, 7 AMSDOS on a 664 or 6128; a number with no ROM fitted is answered by ROM 0). from is then in that 16K, its first address if not given, and each match's rom names the ROM. Not with ram; a Spectrum takes none.
 
 Without ram the 64K the processor reads is searched, from from to &FFFF, and a match does not run on past &FFFF to &0000. Matches may overlap: "00 00" finds three places in four zeros.
 

@@ -38,6 +38,12 @@ func init() {
 			{Type: "integer", Description: "the address in decimal"},
 		},
 	}
+	typeSchemas[reflect.TypeFor[host.ROMSelect]()] = &jsonschema.Schema{
+		AnyOf: []*jsonschema.Schema{
+			{Type: "string", Description: "lower, for the lower ROM; or an upper ROM's number in decimal digits, 0 to 255"},
+			{Type: "integer", Minimum: jsonschema.Ptr(0.0), Maximum: jsonschema.Ptr(255.0), Description: "an upper ROM's number"},
+		},
+	}
 	typeSchemas[reflect.TypeFor[host.Key]()] = &jsonschema.Schema{
 		AnyOf: []*jsonschema.Schema{
 			{Type: "string", Description: "the key's name as its keyboard prints it: SPACE, A, 1, f5, COPY, (FIRE 2) on a CPC; CAPS, SYM, ENTER, A, 1 on a Spectrum"},

@@ -356,6 +356,17 @@ func (m *CPC) LowerROMBytes() []byte { return m.lowerROM }
 // is.
 func (m *CPC) UpperROMBytes(n byte) []byte { return m.upperROM[n] }
 
+// UpperROMAnswering returns the upper ROM that answers number n when the Gate
+// Array enables it, and the number of the ROM that does: n itself where a
+// ROM is fitted there, or else 0, BASIC, as the board answers an unfitted
+// number (remap). It touches nothing.
+func (m *CPC) UpperROMAnswering(n byte) ([]byte, byte) {
+	if m.upperROM[n] == nil {
+		n = 0
+	}
+	return m.upperROM[n], n
+}
+
 // keyLine is what the keyboard puts on PSG port A for the line port C's
 // low nibble selects.
 func (m *CPC) keyLine(n byte) byte { return m.Keyboard.Line(int(n)) }
