@@ -56,6 +56,10 @@ type Instruction struct {
 	// Word is a firmware restart's word, "DEFW &93FE"; empty for any other
 	// instruction.
 	Word string
+	// Target is where a firmware restart with a Word sends the processor,
+	// worked out from the word as the restart reads it (restart.go); the
+	// zero Target, In NoBank, for any other instruction.
+	Target Target
 	// Name is the name SOFT 968 gives the jumpblock entry a JP, CALL, JR
 	// or DJNZ goes to, "KM WAIT KEY"; empty when there is none.
 	Name string
@@ -160,8 +164,10 @@ func (d *Disassembler) decode(dec *decoder, addr uint16) Instruction {
 	in := Instruction{Addr: addr, Text: string(dec.text)}
 	if d.firmware != NoFirmware && dec.restart != noTarget && restartsWithWord[dec.restart>>3] && d.isLowerROMs(dec.mem, uint16(dec.restart)) {
 		dec.text = append(dec.text[:0], "DEFW "...)
-		dec.hex16(dec.word())
+		w := dec.word()
+		dec.hex16(w)
 		in.Word = string(dec.text)
+		in.Target = restartTarget(dec.restart>>3, w, dec.mem)
 	}
 	end := len(dec.buf)
 	in.Bytes = dec.buf[start:end:end]

@@ -42,8 +42,15 @@ type Instruction struct {
 	Bytes   string `json:"bytes" jsonschema:"every byte of it, prefixes and a restart's word included, as pairs of capital hex digits with a space between each"`
 	Text    string `json:"text" jsonschema:"the instruction in Zilog's mnemonics, numbers in hex after &, a relative jump's target worked out: LD A,(IX-&05), CALL &BB18, RST &18"`
 	Word    string `json:"word,omitempty" jsonschema:"on a CPC, the word after a firmware restart that takes one (LOW JUMP RST &08, SIDE CALL RST &10, FAR CALL RST &18, FIRM JUMP RST &28), as DEFW &93FE; its two bytes are among bytes"`
+	Target  Target `json:"target,omitzero" jsonschema:"with word: where the restart sends the processor, worked out from the word as the restart reads it"`
 	Name    string `json:"name,omitempty" jsonschema:"on a CPC, SOFT 968's name of the firmware jumpblock entry a JP, CALL, JR or DJNZ goes to, such as KM WAIT KEY"`
 	Entry   string `json:"entry,omitempty" jsonschema:"on a CPC, SOFT 968's name of the firmware jumpblock entry that begins at this address"`
+}
+
+// Target is where a firmware restart's word sends the processor.
+type Target struct {
+	Address string `json:"address" jsonschema:"the address, after &"`
+	In      string `json:"in" jsonschema:"the memory that answers it as the restart sets the ROMs up: lower (the lower ROM); upper and a number (that upper ROM, as the machine answers the number: ROM 0 where none is fitted); upper +n (a SIDE CALL's: the nth ROM on from the foreground ROM the call is made from); upper (a FAR CALL's with select &FC or &FD: whichever upper ROM is selected then); ram (the RAM, as the RAM configuration pages it in); or banked (a FIRM JUMP's above &BFFF: whatever the upper ROM's enable leaves there)"`
 }
 
 // Disassembled is disassemble's answer.
@@ -128,10 +135,24 @@ func (h *Host) Disassemble(ctx context.Context, a DisassembleArgs) (Disassembled
 				Bytes:   listedBytes(in.Bytes),
 				Text:    in.Text, Word: in.Word, Name: in.Name, Entry: in.Label,
 			}
+			if in.Target.In.Kind != disasm.NoBank {
+				out.Instructions[i].Target = m.target(in.Target)
+			}
 		}
 		out.Next = formatAddress(base + uint32(list[len(list)-1].Next()))
 		return out, nil
 	})
+}
+
+// target writes a restart's target as the answer gives it, an upper ROM
+// by the number that answers it on this machine.
+func (m *Machine) target(t disasm.Target) Target {
+	in := t.In.String()
+	if c, ok := m.m.(*cpc.CPC); ok && t.In.Kind == disasm.UpperROM {
+		_, n := c.UpperROMAnswering(t.In.ROM)
+		in = fmt.Sprintf("upper %d", n)
+	}
+	return Target{Address: formatAddress(uint32(t.Addr)), In: in}
 }
 
 // disassembler follows the machine's firmware: a CPC's version, by the

@@ -138,3 +138,36 @@ func TestROMHintForBASIC(t *testing.T) {
 		t.Errorf("peek at &0170 of the RAM: %+v", r)
 	}
 }
+
+// TestRestartTargetsLive lists a booted 6128's jumpblock and finds each
+// restart's target where its word sends it: TXT OUTPUT's LOW JUMP in the
+// lower ROM at &13FE, where the firmware listing's routine begins, and the
+// FAR CALL AMSDOS patches CAS IN OPEN with, into ROM 7 at the address its
+// far address holds (issue 18).
+func TestRestartTargetsLive(t *testing.T) {
+	w := machineWire(t)
+	h := w.boot("cpc6128")
+	var d host.Disassembled
+	w.tool("disassemble", args{"handle": h, "address": "&BB5A", "count": 1}, &d)
+	if in := d.Instructions[0]; in.Word != "DEFW &93FE" || in.Target != (host.Target{Address: "&13FE", In: "lower"}) {
+		t.Errorf("TXT OUTPUT: %+v", in)
+	}
+	var far host.Disassembled
+	w.tool("disassemble", args{"handle": h, "address": "&BC77", "count": 1}, &far)
+	in := far.Instructions[0]
+	if in.Text != "RST &18" || in.Entry != "CAS IN OPEN" {
+		t.Fatalf("CAS IN OPEN after AMSDOS has patched it: %+v", in)
+	}
+	var p host.Peeked
+	w.tool("peek", args{"handle": h, "address": "&" + in.Word[len("DEFW &"):], "length": 3}, &p)
+	f := strings.Fields(p.Bytes)
+	if want := (host.Target{Address: "&" + f[1] + f[0], In: "upper " + map[string]string{"07": "7"}[f[2]]}); in.Target != want {
+		t.Errorf("CAS IN OPEN's FAR CALL, far address %s: target %+v, want %+v", p.Bytes, in.Target, want)
+	}
+	// Without a word, no target.
+	var plain host.Disassembled
+	w.tool("disassemble", args{"handle": h, "address": "&C006", "count": 1, "rom": 0}, &plain)
+	if plain.Instructions[0].Target != (host.Target{}) {
+		t.Errorf("LD SP,&C000 has a target: %+v", plain.Instructions[0])
+	}
+}
