@@ -11,7 +11,7 @@ import (
 
 // CallArgs are call's arguments.
 type CallArgs struct {
-	Handle  string          `json:"handle" jsonschema:"the machine whose routine to call"`
+	Handle  string          `json:"handle" jsonschema:"the machine whose routine to call" maxLength:"64"`
 	Address Address         `json:"address" jsonschema:"where the routine begins, as the processor reads it"`
 	Values  json.RawMessage `json:"values,omitempty" jsonschema:"fields to write before the call, as set writes them: an object of paths and values, such as {\"cpu.a\": 65, \"cpu.h\": \"&C0\"}"`
 }

@@ -239,7 +239,7 @@ func (h *Host) Close(ctx context.Context, a CloseArgs) (Closed, error) {
 
 // CloseArgs are machine_close's arguments.
 type CloseArgs struct {
-	Handle string `json:"handle" jsonschema:"the machine to put away, by the handle machine_open gave it"`
+	Handle string `json:"handle" jsonschema:"the machine to put away, by the handle machine_open gave it" maxLength:"64"`
 }
 
 // Closed is machine_close's answer.

@@ -13,8 +13,8 @@ import (
 
 // InspectArgs are inspect's arguments.
 type InspectArgs struct {
-	Handle string `json:"handle" jsonschema:"the machine to read"`
-	Path   string `json:"path,omitempty" jsonschema:"the field to read, as a C expression names it: cpu.pc, crtc.registers[12], gate_array.inks; a struct or an array reads whole; the whole machine if not given"`
+	Handle string `json:"handle" jsonschema:"the machine to read" maxLength:"64"`
+	Path   string `json:"path,omitempty" jsonschema:"the field to read, as a C expression names it: cpu.pc, crtc.registers[12], gate_array.inks; a struct or an array reads whole; the whole machine if not given or empty" minLength:"0" maxLength:"256"`
 }
 
 // Inspected is inspect's answer.
@@ -42,7 +42,7 @@ func (h *Host) Inspect(ctx context.Context, a InspectArgs) (Inspected, error) {
 
 // SetArgs are set's arguments.
 type SetArgs struct {
-	Handle string          `json:"handle" jsonschema:"the machine to write"`
+	Handle string          `json:"handle" jsonschema:"the machine to write" maxLength:"64"`
 	Values json.RawMessage `json:"values" jsonschema:"the fields to write, as an object of paths and values"`
 }
 

@@ -47,8 +47,8 @@ func marshal(v any) (json.RawMessage, error) {
 
 // JournalArgs are journal's arguments.
 type JournalArgs struct {
-	Handle string `json:"handle" jsonschema:"the machine whose journal to read"`
-	Start  *int   `json:"start,omitempty" jsonschema:"the number of the first entry to answer, counting the machine_open that stood the machine up as 0; 0 if not given. A page's next says where the next page starts."`
+	Handle string `json:"handle" jsonschema:"the machine whose journal to read" maxLength:"64"`
+	Start  *int   `json:"start,omitempty" jsonschema:"the number of the first entry to answer, counting the machine_open that stood the machine up as 0; 0 if not given. A page's next says where the next page starts." minimum:"0"`
 }
 
 // JournalPage is journal's answer: one page of the journal.

@@ -19,9 +19,9 @@ const (
 
 // PeekArgs are peek's arguments.
 type PeekArgs struct {
-	Handle  string      `json:"handle" jsonschema:"the machine to read"`
+	Handle  string      `json:"handle" jsonschema:"the machine to read" maxLength:"64"`
 	Address ReadAddress `json:"address" jsonschema:"where to start reading"`
-	Length  *int        `json:"length,omitempty" jsonschema:"how many bytes to read, 1 to 4096; 16 if not given"`
+	Length  *int        `json:"length,omitempty" jsonschema:"how many bytes to read, 1 to 4096; 16 if not given" minimum:"1" maximum:"4096"`
 	RAM     bool        `json:"ram,omitempty" jsonschema:"read a CPC's RAM by the RAM's own addresses, &00000 to &0FFFF, and on a 6128 &10000 to &1FFFF for its second 64K, whatever the banking pages in and whatever ROM is enabled over it"`
 	ROM     ROMSelect   `json:"rom,omitempty" jsonschema:"read one of a CPC's ROMs by name, whatever the Gate Array enables: lower, at &0000-&3FFF, or an upper ROM's number, 0 to 255, at &C000-&FFFF (a number with no ROM fitted is answered by ROM 0, BASIC)"`
 }
@@ -112,9 +112,9 @@ func (m *Machine) source(mem machine.Memory, addr uint32) (rom, ram string) {
 
 // PokeArgs are poke's arguments.
 type PokeArgs struct {
-	Handle  string  `json:"handle" jsonschema:"the machine to write"`
+	Handle  string  `json:"handle" jsonschema:"the machine to write" maxLength:"64"`
 	Address Address `json:"address" jsonschema:"where the first byte goes"`
-	Bytes   string  `json:"bytes" jsonschema:"the bytes to write, as pairs of hex digits, such as 3E 01 C9"`
+	Bytes   string  `json:"bytes" jsonschema:"the bytes to write, as pairs of hex digits, such as 3E 01 C9; as many as a 6128's RAM holds, 128K, at most" maxLength:"393216"`
 	RAM     bool    `json:"ram,omitempty" jsonschema:"write a CPC's RAM by the RAM's own addresses, &00000 to &0FFFF, and on a 6128 &10000 to &1FFFF, whatever the banking pages in"`
 }
 

@@ -11,7 +11,7 @@ import (
 
 // MonitorArgs are monitor's arguments.
 type MonitorArgs struct {
-	Handle string `json:"handle" jsonschema:"the machine whose monitor to show"`
+	Handle string `json:"handle" jsonschema:"the machine whose monitor to show" maxLength:"64"`
 	Text   bool   `json:"text,omitempty" jsonschema:"also read the characters on the screen as lines of text, as the machine's firmware draws them now"`
 }
 

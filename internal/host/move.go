@@ -39,9 +39,9 @@ func moved(m *Machine, r machine.Result) Moved {
 
 // RunArgs are run's arguments. Exactly one of Frames and Ticks is given.
 type RunArgs struct {
-	Handle string  `json:"handle" jsonschema:"the machine to run"`
-	Frames *uint64 `json:"frames,omitempty" jsonschema:"run until the monitor has retraced this many frames, 1 to 1500; a CPC's run stops after twice a standard frame's ticks for each frame asked if its frames do not come"`
-	Ticks  *uint64 `json:"ticks,omitempty" jsonschema:"run this many ticks, 1 to the ticks of 1500 standard frames: 119808000 on a CPC, 104832000 on a Spectrum"`
+	Handle string  `json:"handle" jsonschema:"the machine to run" maxLength:"64"`
+	Frames *uint64 `json:"frames,omitempty" jsonschema:"run until the monitor has retraced this many frames, 1 to 1500; a CPC's run stops after twice a standard frame's ticks for each frame asked if its frames do not come" minimum:"1" maximum:"1500"`
+	Ticks  *uint64 `json:"ticks,omitempty" jsonschema:"run this many ticks, 1 to the ticks of 1500 standard frames: 119808000 on a CPC, 104832000 on a Spectrum" minimum:"1"`
 	Keys   []Key   `json:"keys,omitempty" jsonschema:"keys to hold down from the run's start to its end, on top of those held already: by the names on the machine's keyboard, or on a CPC by the firmware's key number"`
 }
 
@@ -158,8 +158,8 @@ func (h *Host) Run(ctx context.Context, a RunArgs) (Moved, error) {
 
 // StepArgs are step's arguments.
 type StepArgs struct {
-	Handle       string `json:"handle" jsonschema:"the machine to step"`
-	Instructions int    `json:"instructions" jsonschema:"how many instructions to run, 1 to 100000"`
+	Handle       string `json:"handle" jsonschema:"the machine to step" maxLength:"64"`
+	Instructions int    `json:"instructions" jsonschema:"how many instructions to run, 1 to 100000" minimum:"1" maximum:"100000"`
 }
 
 type stepEntry struct {
@@ -185,8 +185,8 @@ func (h *Host) Step(ctx context.Context, a StepArgs) (Moved, error) {
 
 // TypeArgs are type's arguments.
 type TypeArgs struct {
-	Handle string `json:"handle" jsonschema:"the machine to type at"`
-	Text   string `json:"text" jsonschema:"the text to type, in ASCII: at most 250 characters on a CPC, 166 on a Spectrum; a newline is RETURN or ENTER"`
+	Handle string `json:"handle" jsonschema:"the machine to type at" maxLength:"64"`
+	Text   string `json:"text" jsonschema:"the text to type, in ASCII: at most 250 characters on a CPC, 166 on a Spectrum; a newline is RETURN or ENTER" maxLength:"250"`
 }
 
 type typeEntry struct {

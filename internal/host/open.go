@@ -20,8 +20,8 @@ type CRTCType int
 type OpenArgs struct {
 	Machine        MachineName `json:"machine" jsonschema:"the machine to build: cpc464, cpc664, cpc6128 or spectrum48"`
 	CRTC           *CRTCType   `json:"crtc,omitempty" jsonschema:"a CPC's 6845 type, 0 to 4 as the CRTC Compendium numbers them; 0 if not given. A Spectrum has no 6845 and takes none."`
-	Snapshot       string      `json:"snapshot,omitempty" jsonschema:"a snapshot file to stand the machine up from, loaded once the firmware is fitted: a 48K .sna of exactly 49179 bytes for spectrum48, an SNA of version 1, 2 or 3 of at most 8MB for a CPC. A relative path is read from the server's working directory."`
-	SnapshotSHA256 string      `json:"snapshot_sha256,omitempty" jsonschema:"the SHA-256 the snapshot must have, in hex, as the journal names it; the open is refused if the file holds anything else"`
+	Snapshot       string      `json:"snapshot,omitempty" jsonschema:"a snapshot file to stand the machine up from, loaded once the firmware is fitted: a 48K .sna of exactly 49179 bytes for spectrum48, an SNA of version 1, 2 or 3 of at most 8MB for a CPC. A relative path is read from the server's working directory." maxLength:"4096"`
+	SnapshotSHA256 string      `json:"snapshot_sha256,omitempty" jsonschema:"the SHA-256 the snapshot must have, in hex, as the journal names it; the open is refused if the file holds anything else" maxLength:"64"`
 }
 
 // Opened is machine_open's answer.

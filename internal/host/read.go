@@ -29,9 +29,9 @@ const (
 
 // DisassembleArgs are disassemble's arguments.
 type DisassembleArgs struct {
-	Handle  string      `json:"handle" jsonschema:"the machine to read"`
+	Handle  string      `json:"handle" jsonschema:"the machine to read" maxLength:"64"`
 	Address ReadAddress `json:"address" jsonschema:"where the first instruction begins"`
-	Count   *int        `json:"count,omitempty" jsonschema:"how many instructions to list, 1 to 1000; 16 if not given. A firmware restart and its word count as one"`
+	Count   *int        `json:"count,omitempty" jsonschema:"how many instructions to list, 1 to 1000; 16 if not given. A firmware restart and its word count as one" minimum:"1" maximum:"1000"`
 	RAM     bool        `json:"ram,omitempty" jsonschema:"list a CPC's RAM by its own addresses, a 64K at a time, as the processor would read that 64K alone with the ROMs disabled"`
 	ROM     ROMSelect   `json:"rom,omitempty" jsonschema:"list one of a CPC's ROMs by name, whatever the Gate Array enables: lower, from &0000-&3FFF, or an upper ROM's number, 0 to 255, from &C000-&FFFF (a number with no ROM fitted is answered by ROM 0, BASIC); the rest of memory is read as with that ROM and the lower ROM enabled"`
 }
@@ -177,9 +177,9 @@ func (m *Machine) disassembler() (*disasm.Disassembler, error) {
 
 // FindArgs are find's arguments. Exactly one of Bytes and Text is given.
 type FindArgs struct {
-	Handle string    `json:"handle" jsonschema:"the machine to search"`
-	Bytes  *string   `json:"bytes,omitempty" jsonschema:"the bytes to find, as pairs of hex digits with ?? for any byte, such as CD 18 BB or 3E ?? C9; 1 to 256 bytes"`
-	Text   *string   `json:"text,omitempty" jsonschema:"ASCII text to find, each character matching a byte on its low seven bits; 1 to 256 characters"`
+	Handle string    `json:"handle" jsonschema:"the machine to search" maxLength:"64"`
+	Bytes  *string   `json:"bytes,omitempty" jsonschema:"the bytes to find, as pairs of hex digits with ?? for any byte, such as CD 18 BB or 3E ?? C9; 1 to 256 bytes" maxLength:"1024"`
+	Text   *string   `json:"text,omitempty" jsonschema:"ASCII text to find, each character matching a byte on its low seven bits; 1 to 256 characters" maxLength:"256"`
 	From   Address   `json:"from,omitempty" jsonschema:"where to begin searching; a previous answer's next, to search again for the rest; the first address if not given"`
 	RAM    bool      `json:"ram,omitempty" jsonschema:"search a CPC's RAM by its own addresses, &00000 to &0FFFF, and on a 6128 on to &1FFFF, whatever the banking pages in and whatever ROM is enabled over it"`
 	ROM    ROMSelect `json:"rom,omitempty" jsonschema:"search one of a CPC's ROMs by name, whatever the Gate Array enables: lower, at &0000-&3FFF, or an upper ROM's number, 0 to 255, at &C000-&FFFF (a number with no ROM fitted is answered by ROM 0, BASIC)"`
@@ -299,9 +299,9 @@ func engineSays(err error, prefix string) string {
 // CompareArgs are compare's arguments. Exactly one of State and With is
 // given.
 type CompareArgs struct {
-	Handle string  `json:"handle" jsonschema:"the CPC whose RAM to compare"`
-	State  *string `json:"state,omitempty" jsonschema:"a state kept of this machine with state_keep, by the name it answered: its RAM is set beside the machine's"`
-	With   *string `json:"with,omitempty" jsonschema:"another CPC, by its handle: its RAM as it stands is set beside this machine's"`
+	Handle string  `json:"handle" jsonschema:"the CPC whose RAM to compare" maxLength:"64"`
+	State  *string `json:"state,omitempty" jsonschema:"a state kept of this machine with state_keep, by the name it answered: its RAM is set beside the machine's" maxLength:"64"`
+	With   *string `json:"with,omitempty" jsonschema:"another CPC, by its handle: its RAM as it stands is set beside this machine's" maxLength:"64"`
 	From   Address `json:"from,omitempty" jsonschema:"the RAM address to begin comparing at; a previous answer's next, to compare again for the rest; &0000 if not given"`
 }
 
@@ -439,15 +439,15 @@ type ScreenLayout string
 // ScreenArgs are screen's arguments. Whatever is not given is read from
 // the machine as it stands (SCR-2).
 type ScreenArgs struct {
-	Handle string       `json:"handle" jsonschema:"the CPC whose memory to read"`
+	Handle string       `json:"handle" jsonschema:"the CPC whose memory to read" maxLength:"64"`
 	Layout ScreenLayout `json:"layout,omitempty" jsonschema:"how the bytes lie: video, linear or columns; video if not given"`
 	Base   Address      `json:"base,omitempty" jsonschema:"the RAM address of the screen's first byte"`
 	Start  Address      `json:"start,omitempty" jsonschema:"video only: the 6845's start address, &0000 to &3FFF, as R12 and R13 hold it"`
-	Width  *int         `json:"width,omitempty" jsonschema:"bytes across a line, 1 to 512; even for video"`
-	Height *int         `json:"height,omitempty" jsonschema:"lines down, 1 to 4096"`
-	Lines  *int         `json:"lines,omitempty" jsonschema:"video only: lines in a character row, 1 to 32, R9+1"`
-	Mode   *int         `json:"mode,omitempty" jsonschema:"the Gate Array's mode, 0 to 3"`
-	Inks   []int        `json:"inks,omitempty" jsonschema:"hardware colour codes, 0 to 31, for pens 0 on, at most 16"`
+	Width  *int         `json:"width,omitempty" jsonschema:"bytes across a line, 1 to 512; even for video" minimum:"1" maximum:"512"`
+	Height *int         `json:"height,omitempty" jsonschema:"lines down, 1 to 4096" minimum:"1" maximum:"4096"`
+	Lines  *int         `json:"lines,omitempty" jsonschema:"video only: lines in a character row, 1 to 32, R9+1" minimum:"1" maximum:"32"`
+	Mode   *int         `json:"mode,omitempty" jsonschema:"the Gate Array's mode, 0 to 3" minimum:"0" maximum:"3"`
+	Inks   []int        `json:"inks,omitempty" jsonschema:"hardware colour codes, 0 to 31, for pens 0 on, at most 16" maxItems:"16"`
 }
 
 // Screened is screen's answer, beside the picture itself.

@@ -399,7 +399,7 @@ func (m *Machine) StateRAM(name string) ([]byte, error) {
 
 // StateKeepArgs are state_keep's arguments.
 type StateKeepArgs struct {
-	Handle string `json:"handle" jsonschema:"the machine to keep as it stands"`
+	Handle string `json:"handle" jsonschema:"the machine to keep as it stands" maxLength:"64"`
 }
 
 // StateKept is state_keep's answer.
@@ -435,8 +435,8 @@ func (h *Host) StateKeep(ctx context.Context, a StateKeepArgs) (StateKept, error
 
 // StateArgs are state_restore's and state_drop's arguments.
 type StateArgs struct {
-	Handle string `json:"handle" jsonschema:"the machine the state was kept of"`
-	State  string `json:"state" jsonschema:"the state, by the name state_keep gave it: s1, s2 and on"`
+	Handle string `json:"handle" jsonschema:"the machine the state was kept of" maxLength:"64"`
+	State  string `json:"state" jsonschema:"the state, by the name state_keep gave it: s1, s2 and on" maxLength:"64"`
 }
 
 // StateRestored is state_restore's answer.

@@ -5,14 +5,18 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"colophon/internal/quote"
 )
 
 // checkArguments holds a tool's raw arguments to its input schema and says
@@ -29,32 +33,52 @@ import (
 // additionalProperties, items, minimum and maximum) and those a tool's own
 // type schema is likely to add (enum, anyOf, oneOf, lengths, item counts).
 // Anything else is left to the SDK's validator, which runs after.
-func checkArguments(tool string, schema *jsonschema.Schema, raw json.RawMessage) error {
+//
+// It returns the arguments decoded, numbers as json.Number, with the names
+// of which an enum's string was given in another case: a machine's name,
+// say, which is matched without regard to case and decoded as the schema
+// spells it (canonical).
+func checkArguments(tool string, schema *jsonschema.Schema, raw json.RawMessage) (map[string]any, []string, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber() // keep 3 apart from 3.0, and large numbers whole
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return fmt.Errorf("arguments are not JSON: %w", err)
+		return nil, nil, fmt.Errorf("arguments are not JSON: %w", err)
 	}
 	args, ok := v.(map[string]any)
 	if !ok {
-		return fmt.Errorf("arguments must be a JSON object of named arguments, not %s", kindOf(v))
+		return nil, nil, fmt.Errorf("arguments must be a JSON object of named arguments, not %s", kindOf(v))
 	}
 	c := checker{tool: tool}
 	c.object("", args, schema)
 	if len(c.faults) == 0 {
-		return nil
+		return args, c.respelled, nil
 	}
-	return errors.New(strings.Join(c.faults, "; "))
+	faults := c.faults
+	if len(faults) > maxFaults {
+		faults = append(faults[:maxFaults:maxFaults], fmt.Sprintf("and %d faults more", len(c.faults)-maxFaults))
+	}
+	return nil, nil, errors.New(strings.Join(faults, "; "))
 }
+
+// maxFaults is how many faults one refusal lists: enough to put a request
+// right in one go, and no more, however many arguments are wrong.
+const maxFaults = 8
 
 type checker struct {
 	tool   string
 	faults []string
+	// respelled lists the top-level arguments holding an enum's string
+	// given in another case, which the checker put as the schema spells it.
+	respelled []string
 }
 
 func (c *checker) fault(format string, a ...any) {
-	c.faults = append(c.faults, fmt.Sprintf(format, a...))
+	if len(c.faults) <= maxFaults {
+		c.faults = append(c.faults, fmt.Sprintf(format, a...))
+	} else {
+		c.faults = append(c.faults, "") // counted, not written
+	}
 }
 
 // object checks an object's properties: missing ones first, then each
@@ -72,7 +96,12 @@ func (c *checker) object(path string, obj map[string]any, s *jsonschema.Schema) 
 
 	for _, name := range propertyNames(s) {
 		if v, ok := obj[name]; ok {
-			c.value(join(path, name), v, s.Properties[name])
+			if nv, changed := c.value(join(path, name), v, s.Properties[name]); changed {
+				obj[name] = nv
+				if path == "" {
+					c.respelled = append(c.respelled, name)
+				}
+			}
 		}
 	}
 
@@ -90,7 +119,9 @@ func (c *checker) object(path string, obj map[string]any, s *jsonschema.Schema) 
 		case isFalse(s.AdditionalProperties):
 			c.unknown(path, name, s)
 		default:
-			c.value(join(path, name), obj[name], s.AdditionalProperties)
+			if nv, changed := c.value(join(path, name), obj[name], s.AdditionalProperties); changed {
+				obj[name] = nv
+			}
 		}
 	}
 }
@@ -121,46 +152,72 @@ func (c *checker) unknown(path, name string, s *jsonschema.Schema) {
 	takes := propertyNames(s)
 	switch {
 	case path == "" && len(takes) == 0:
-		c.fault("unknown argument %q: %s takes no arguments", name, c.tool)
+		c.fault("unknown argument %s: %s takes no arguments", quote.String(name), c.tool)
 	case path == "":
-		c.fault("unknown argument %q: %s takes %s", name, c.tool, list(takes))
+		c.fault("unknown argument %s: %s takes %s", quote.String(name), c.tool, list(takes))
 	default:
-		c.fault("unknown argument %q: %q takes %s", join(path, name), path, list(takes))
+		c.fault("unknown argument %s: %q takes %s", quote.String(join(path, name)), path, list(takes))
 	}
 }
 
-// value checks one argument, or one part of one, against its schema.
-func (c *checker) value(path string, v any, s *jsonschema.Schema) {
+// value checks one argument, or one part of one, against its schema. It
+// returns the value to decode in its place, and whether that differs from
+// v: an enum's string given in another case, spelled as the schema spells
+// it.
+func (c *checker) value(path string, v any, s *jsonschema.Schema) (any, bool) {
 	if s == nil {
-		return
+		return v, false
 	}
 	if isFalse(s) {
 		c.fault("argument %q is not taken", path)
-		return
+		return v, false
+	}
+	// A number is held to the digits its type can hold before it is
+	// read, so that a million digits cost no more than a few.
+	if n, ok := v.(json.Number); ok && len(s.AnyOf)+len(s.OneOf) == 0 && !c.digits(path, n, s) {
+		return v, false
 	}
 	if alts := append(slices.Clone(s.AnyOf), s.OneOf...); len(alts) > 0 {
 		if !slices.ContainsFunc(alts, func(alt *jsonschema.Schema) bool { return passes(path, v, alt) }) {
+			// Where the value is of a kind a branch takes, that branch
+			// says what is wrong with it; else its kind is.
+			for _, alt := range alts {
+				if len(kindsOf(alt)) > 0 && kindAllowed(v, alt) {
+					return c.value(path, v, alt)
+				}
+			}
 			var kinds []string
 			for _, alt := range alts {
 				kinds = append(kinds, kindsOf(alt)...)
 			}
 			c.fault("argument %q is %s; it must be %s", path, kindOf(v), orList(dedupe(kinds)))
-			return
+			return v, false
+		}
+		if n, ok := v.(json.Number); ok && !c.digits(path, n, s) {
+			return v, false
 		}
 	}
 
 	if kinds := kindsOf(s); len(kinds) > 0 && !kindAllowed(v, s) {
 		c.fault("argument %q is %s; it must be %s", path, kindOf(v), orList(kinds))
-		return
+		return v, false
 	}
 
 	if len(s.Enum) > 0 && !slices.ContainsFunc(s.Enum, func(e any) bool { return sameJSON(v, e) }) {
+		// A name is matched without regard to case: CPC6128 is cpc6128.
+		if str, ok := v.(string); ok {
+			for _, e := range s.Enum {
+				if es, ok := e.(string); ok && strings.EqualFold(es, str) {
+					return es, true
+				}
+			}
+		}
 		var choices []string
 		for _, e := range s.Enum {
 			choices = append(choices, shortJSON(e))
 		}
 		c.fault("argument %q is %s; it must be one of %s", path, shortJSON(v), strings.Join(choices, ", "))
-		return
+		return v, false
 	}
 
 	switch v := v.(type) {
@@ -168,6 +225,10 @@ func (c *checker) value(path string, v any, s *jsonschema.Schema) {
 		c.number(path, v, s)
 	case string:
 		n := utf8.RuneCountInString(v)
+		if n == 0 && s.MinLength != nil && *s.MinLength > 0 {
+			c.fault("argument %q is empty: an argument given is never \"\"; leave out one not meant", path)
+			break
+		}
 		if s.MinLength != nil && n < *s.MinLength {
 			c.fault("argument %q is %d characters long; it must be at least %d", path, n, *s.MinLength)
 		}
@@ -180,13 +241,45 @@ func (c *checker) value(path string, v any, s *jsonschema.Schema) {
 		}
 		if s.MaxItems != nil && len(v) > *s.MaxItems {
 			c.fault("argument %q has %d items; it may have at most %d", path, len(v), *s.MaxItems)
+			break
 		}
+		changed := false
 		for i, item := range v {
-			c.value(fmt.Sprintf("%s[%d]", path, i), item, s.Items)
+			if nv, ch := c.value(fmt.Sprintf("%s[%d]", path, i), item, s.Items); ch {
+				v[i], changed = nv, true
+			}
 		}
+		return v, changed
 	case map[string]any:
 		c.object(path, v, s)
 	}
+	return v, false
+}
+
+// mostDigits is the most digits a number may have before it is read: those
+// of the largest Go integer, 2^64-1, and a few more for a fraction or an
+// exponent that a schema of numbers would take.
+const mostDigits = 24
+
+// digits refuses a number with more digits than its schema's bounds, or
+// any integer, can hold, before anything reads it. It reports whether the
+// number may be read.
+func (c *checker) digits(path string, n json.Number, s *jsonschema.Schema) bool {
+	text := strings.TrimPrefix(n.String(), "-")
+	most := mostDigits
+	if s.Minimum != nil && s.Maximum != nil && !strings.ContainsAny(text, ".eE") {
+		most = max(len(strconv.FormatFloat(math.Abs(*s.Minimum), 'f', -1, 64)),
+			len(strconv.FormatFloat(math.Abs(*s.Maximum), 'f', -1, 64)))
+	}
+	if len(text) <= most {
+		return true
+	}
+	if s.Minimum != nil && s.Maximum != nil {
+		c.fault("argument %q is a number of %d digits, %s; it must be from %v to %v", path, len(text), quote.Raw(n.String()), *s.Minimum, *s.Maximum)
+	} else {
+		c.fault("argument %q is a number of %d digits, %s; no number here has more than %d", path, len(text), quote.Raw(n.String()), most)
+	}
+	return false
 }
 
 // number checks a number against the bounds its schema gives, which for an
@@ -194,7 +287,7 @@ func (c *checker) value(path string, v any, s *jsonschema.Schema) {
 func (c *checker) number(path string, n json.Number, s *jsonschema.Schema) {
 	r, ok := new(big.Rat).SetString(n.String())
 	if !ok {
-		c.fault("argument %q is %s, which is no number", path, n)
+		c.fault("argument %q is %s, which is no number", path, quote.Raw(n.String()))
 		return
 	}
 	low := s.Minimum != nil && r.Cmp(new(big.Rat).SetFloat64(*s.Minimum)) < 0
@@ -204,15 +297,16 @@ func (c *checker) number(path string, n json.Number, s *jsonschema.Schema) {
 	}
 	switch {
 	case s.Minimum != nil && s.Maximum != nil:
-		c.fault("argument %q is %s; it must be from %v to %v", path, n, *s.Minimum, *s.Maximum)
+		c.fault("argument %q is %s; it must be from %v to %v", path, quote.Raw(n.String()), *s.Minimum, *s.Maximum)
 	case low:
-		c.fault("argument %q is %s; it must be at least %v", path, n, *s.Minimum)
+		c.fault("argument %q is %s; it must be at least %v", path, quote.Raw(n.String()), *s.Minimum)
 	default:
-		c.fault("argument %q is %s; it may be at most %v", path, n, *s.Maximum)
+		c.fault("argument %q is %s; it may be at most %v", path, quote.Raw(n.String()), *s.Maximum)
 	}
 }
 
-// passes reports whether v fits s, without reporting why not.
+// passes reports whether v fits s, without reporting why not. An enum's
+// string in another case fits.
 func passes(path string, v any, s *jsonschema.Schema) bool {
 	c := checker{}
 	c.value(path, v, s)
@@ -304,7 +398,7 @@ func kindOf(v any) string {
 	}
 	switch v := v.(type) {
 	case json.Number:
-		return article(k) + " (" + v.String() + ")"
+		return article(k) + " (" + quote.Raw(v.String()) + ")"
 	case string:
 		return article(k) + " (" + shortJSON(v) + ")"
 	}
@@ -319,24 +413,16 @@ func article(kind string) string {
 	return "a " + kind
 }
 
-// shortJSON writes v as JSON, cut short if long, for an error to quote.
+// shortJSON writes v as JSON, cut short if long (internal/quote), for an
+// error to quote.
 func shortJSON(v any) string {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false) // &BB06 stays &BB06
 	if err := enc.Encode(v); err != nil {
-		return fmt.Sprint(v)
+		return quote.Raw(fmt.Sprint(v))
 	}
-	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-	const most = 40
-	if len(b) > most {
-		cut := most
-		for cut > 0 && !utf8.RuneStart(b[cut]) {
-			cut--
-		}
-		return string(b[:cut]) + "…"
-	}
-	return string(b)
+	return quote.Bytes(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 }
 
 // sameJSON reports whether a decoded argument equals an enum's value.

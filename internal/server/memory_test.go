@@ -50,8 +50,8 @@ func TestPeekAddressForms(t *testing.T) {
 		{args{"address": "cpu.hl"}, `argument "address" is "cpu.hl", which is no address`},
 		{args{"address": "&"}, `which is no address`},
 		{args{"address": true}, `argument "address" is a boolean; it must be a string or an integer`},
-		{args{"address": 0, "length": 0}, `argument "length" is 0; a peek reads 1 to 4096 bytes`},
-		{args{"address": 0, "length": 4097}, `argument "length" is 4097; a peek reads 1 to 4096 bytes`},
+		{args{"address": 0, "length": 0}, `argument "length" is 0; it must be from 1 to 4096`},
+		{args{"address": 0, "length": 4097}, `argument "length" is 4097; it must be from 1 to 4096`},
 		{args{"address": 0, "ram": true}, `argument "ram": a Spectrum's RAM has no addresses of its own`},
 		{args{}, `missing argument "address": peek requires "handle" and "address"`},
 	} {

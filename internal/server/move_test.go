@@ -62,7 +62,7 @@ func TestRunRefused(t *testing.T) {
 	}{
 		{spectrum, args{}, `run needs "frames" or "ticks"`},
 		{spectrum, args{"frames": 1, "ticks": 1}, `run takes "frames" or "ticks", not both`},
-		{spectrum, args{"frames": 1501}, `argument "frames": frames is 1501; a request runs at most 1500`},
+		{spectrum, args{"frames": 1501}, `argument "frames" is 1501; it must be from 1 to 1500`},
 		{spectrum, args{"frames": 0}, `argument "frames" is 0`},
 		{spectrum, args{"ticks": 1500*69888 + 1}, `argument "ticks": ticks is 104832001; a request runs at most 104832000, the ticks of 1500 standard frames`},
 		{cpc, args{"ticks": 1500*79872 + 1}, `ticks is 119808001; a request runs at most 119808000`},
@@ -195,7 +195,7 @@ func TestStep(t *testing.T) {
 			t.Errorf("step %v refused as %q", n, got)
 		}
 	}
-	if got := w.refused("step", args{"handle": h, "instructions": 100001}); !strings.Contains(got, "0 to 100000") {
+	if got := w.refused("step", args{"handle": h, "instructions": 100001}); !strings.Contains(got, "from 1 to 100000") {
 		t.Errorf("step 100001 refused as %q, which names no limit", got)
 	}
 	if got := w.refused("step", args{"handle": h}); got != `missing argument "instructions": step requires "handle" and "instructions"` {
@@ -237,7 +237,11 @@ func TestTypeRefused(t *testing.T) {
 		handle, text, want string
 	}{
 		{spectrum, strings.Repeat("a", 167), "the text is 167 characters; a Spectrum takes at most 166"},
-		{cpc, strings.Repeat("a", 251), "the text is 251 characters; a CPC takes at most 250"},
+		// Past the most any machine types, the schema refuses it; past a
+		// Spectrum's, the machine.
+		{cpc, strings.Repeat("a", 251), "is 251 characters long; it may be at most 250"},
+		{spectrum, strings.Repeat("a", 167), "the text is 167 characters; a Spectrum takes at most 166"},
+		{spectrum, "", "is empty"},
 		{spectrum, "PRINT £", "the text is not ASCII"},
 		{spectrum, "a{b", `no key on a Spectrum types '{', at 1`},
 		{spectrum, "a\tb", `no key on a Spectrum types a tab (\t), at 1`},
@@ -245,7 +249,7 @@ func TestTypeRefused(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got := w.refused("type", args{"handle": tt.handle, "text": tt.text})
-		if !strings.Contains(got, tt.want) || !strings.HasPrefix(got, `argument "text": `) {
+		if !strings.Contains(got, tt.want) || !strings.HasPrefix(got, `argument "text"`) {
 			t.Errorf("type %q refused as %q, want %q", tt.text, got, tt.want)
 		}
 	}

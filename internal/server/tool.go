@@ -24,7 +24,8 @@ var typeSchemas = map[reflect.Type]*jsonschema.Schema{}
 // required unless it is omitempty or omitzero, and an unknown property is
 // refused. It refuses a schema that names a format anywhere, since no
 // schema may ("What it answers": every format JSON Schema defines is of
-// strings, and a client need not know any other).
+// strings, and a client need not know any other), and one that leaves a
+// value's type unsaid; and it gives each property one type (schema.go).
 func schemaFor[T any]() (*jsonschema.Schema, error) {
 	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: typeSchemas})
 	if err != nil {
@@ -46,6 +47,9 @@ func schemaFor[T any]() (*jsonschema.Schema, error) {
 	})
 	if len(formats) > 0 {
 		return nil, fmt.Errorf("the schema of %v names a format at %v; no schema may", reflect.TypeFor[T](), formats)
+	}
+	if err := portable(s, "the schema of "+reflect.TypeFor[T]().String()); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
@@ -130,6 +134,9 @@ func addContentTool[In, Out any](s *mcp.Server, t *mcp.Tool, h contentHandler[In
 	if in.Type != "object" {
 		panic(fmt.Sprintf("tool %s: input: arguments are an object, so In must be a struct, not %v", t.Name, reflect.TypeFor[In]()))
 	}
+	if err := bound(reflect.TypeFor[In](), in); err != nil {
+		panic(fmt.Sprintf("tool %s: input: %v", t.Name, err))
+	}
 	resolved, err := in.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: input: %v", t.Name, err))
@@ -146,6 +153,12 @@ func addContentTool[In, Out any](s *mcp.Server, t *mcp.Tool, h contentHandler[In
 	tool.InputSchema = in
 	tool.OutputSchema = out
 	name := t.Name
+	var outResolved *jsonschema.Resolved
+	if checkAnswers {
+		if outResolved, err = out.Resolve(nil); err != nil {
+			panic(fmt.Sprintf("tool %s: output: %v", t.Name, err))
+		}
+	}
 	s.AddTool(&tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var args In
 		if err := decodeArguments(name, in, resolved, req.Params.Arguments, &args); err != nil {
@@ -159,9 +172,28 @@ func addContentTool[In, Out any](s *mcp.Server, t *mcp.Tool, h contentHandler[In
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: writing its answer: %w", name, err)
 		}
+		if outResolved != nil {
+			if err := fits(outResolved, data); err != nil {
+				return nil, fmt.Errorf("tool %s: its answer does not fit its output schema: %w", name, err)
+			}
+		}
 		content := append([]mcp.Content{&mcp.TextContent{Text: string(data)}}, extra...)
 		return &mcp.CallToolResult{Content: content, StructuredContent: json.RawMessage(data)}, nil
 	})
+}
+
+// checkAnswers has every answer held to its tool's output schema before it
+// is sent; the tests set it, so that an answer that leaves a single-typed
+// schema, a null where an array is promised, is caught wherever it is made.
+var checkAnswers bool
+
+// fits reports whether an answer's JSON fits a resolved schema.
+func fits(s *jsonschema.Resolved, data []byte) error {
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	return s.Validate(v)
 }
 
 // refusal is the answer to a call a tool refuses: an error result, whose
@@ -180,8 +212,28 @@ func decodeArguments(tool string, schema *jsonschema.Schema, resolved *jsonschem
 	if len(bytes.TrimSpace(raw)) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 		raw = json.RawMessage("{}")
 	}
-	if err := checkArguments(tool, schema, raw); err != nil {
+	args, respelled, err := checkArguments(tool, schema, raw)
+	if err != nil {
 		return err
+	}
+	if len(respelled) > 0 {
+		// An enum's name given in another case is decoded as the schema
+		// spells it; the other arguments stay as they came, an object
+		// of set's values in its own order among them.
+		var top map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &top); err != nil {
+			return fmt.Errorf("arguments: %w", err)
+		}
+		for _, name := range respelled {
+			b, err := json.Marshal(args[name])
+			if err != nil {
+				return fmt.Errorf("argument %q: %w", name, err)
+			}
+			top[name] = b
+		}
+		if raw, err = json.Marshal(top); err != nil {
+			return fmt.Errorf("arguments: %w", err)
+		}
 	}
 	var generic map[string]any
 	if err := json.Unmarshal(raw, &generic); err != nil {

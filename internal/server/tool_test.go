@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -272,9 +273,15 @@ func TestArgumentsOwnSchemas(t *testing.T) {
 		{`{"machine":"cpc9"}`, `argument "machine" is "cpc9"; it must be one of "cpc464", "cpc664", "cpc6128", "spectrum48"`},
 		{`{"machine":6128}`, `argument "machine" is an integer (6128); it must be a string`},
 		{`{"machine":"cpc6128","at":true}`, `argument "at" is a boolean; it must be an integer or a string`},
-		{`{"machine":"cpc6128","at":70000}`, `argument "at" is an integer (70000); it must be an integer or a string`},
-		{`{"machine":"` + strings.Repeat("é", 50) + `"}`,
-			`argument "machine" is "` + strings.Repeat("é", 19) + `…; it must be one of "cpc464", "cpc664", "cpc6128", "spectrum48"`},
+		// A value of a kind one branch takes is held to that branch.
+		{`{"machine":"cpc6128","at":70000}`, `argument "at" is 70000; it must be from 0 to 65535`},
+		{`{"machine":"cpc6128","at":"&12345678"}`, `argument "at" is 9 characters long; it may be at most 6`},
+		// What was sent is quoted 80 characters at most, with its length.
+		{`{"machine":"` + strings.Repeat("é", 100) + `"}`,
+			`argument "machine" is "` + strings.Repeat("é", 79) + `… (102 characters); it must be one of "cpc464", "cpc664", "cpc6128", "spectrum48"`},
+		// A number is held to its type's digits before it is read.
+		{`{"machine":"cpc6128","at":` + strings.Repeat("9", 1000000) + `}`,
+			`argument "at" is a number of 1000000 digits, ` + strings.Repeat("9", 80) + `… (1000000 characters); it must be from 0 to 65535`},
 	}
 	for _, tt := range tests {
 		if got := refusalText(t, callTool(t, w, "pick", tt.args)); got != tt.want {
@@ -285,6 +292,12 @@ func TestArgumentsOwnSchemas(t *testing.T) {
 		if res := callTool(t, w, "pick", args); res["isError"] == true {
 			t.Errorf("pick %s: refused: %v", args, res)
 		}
+	}
+	// A name in another case is the name, decoded as the schema spells it
+	// (issue 19, item 9).
+	res := callTool(t, w, "pick", `{"machine":"CPC6128","at":"&C000"}`)
+	if res["isError"] == true || !strings.Contains(fmt.Sprint(res["structuredContent"]), "machine:cpc6128") {
+		t.Errorf("pick CPC6128: %v; want it taken as cpc6128", res)
 	}
 }
 

@@ -11,6 +11,13 @@ import (
 	"colophon/internal/host"
 )
 
+// The longest an address or a key's name may be as a string: more than
+// any address's digits with their prefix and spaces, and any key's name.
+const (
+	maxAddressLength = 32
+	maxKeyLength     = 32
+)
+
 // The schemas of the host's own argument types, whose JSON is not what
 // their Go kinds would say.
 func init() {
@@ -28,13 +35,13 @@ func init() {
 	}
 	typeSchemas[reflect.TypeFor[host.Address]()] = &jsonschema.Schema{
 		AnyOf: []*jsonschema.Schema{
-			{Type: "string", Description: "hexadecimal after &, # or 0x (&BB06, #BB06, 0xBB06), or decimal digits (47878)"},
+			{Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(maxAddressLength), Description: "hexadecimal after &, $, # or 0x (&BB06, $BB06, #BB06, 0xBB06), or decimal digits (47878)"},
 			{Type: "integer", Description: "the address in decimal"},
 		},
 	}
 	typeSchemas[reflect.TypeFor[host.ReadAddress]()] = &jsonschema.Schema{
 		AnyOf: []*jsonschema.Schema{
-			{Type: "string", Description: "hexadecimal after &, # or 0x (&BB06, #BB06, 0xBB06), decimal digits (47878), or cpu.sp or cpu.pc for the address that register holds"},
+			{Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(maxAddressLength), Description: "hexadecimal after &, $, # or 0x (&BB06, $BB06, #BB06, 0xBB06), decimal digits (47878), or cpu.sp or cpu.pc for the address that register holds"},
 			{Type: "integer", Description: "the address in decimal"},
 		},
 	}
@@ -46,8 +53,17 @@ func init() {
 	}
 	typeSchemas[reflect.TypeFor[host.Key]()] = &jsonschema.Schema{
 		AnyOf: []*jsonschema.Schema{
-			{Type: "string", Description: "the key's name as its keyboard prints it: SPACE, A, 1, f5, COPY, (FIRE 2) on a CPC; CAPS, SYM, ENTER, A, 1 on a Spectrum"},
+			{Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(maxKeyLength), Description: "the key's name as its keyboard prints it: SPACE, A, 1, f5, COPY, (FIRE 2) on a CPC; CAPS, SYM, ENTER, A, 1 on a Spectrum"},
 			{Type: "integer", Description: "a CPC's key by its firmware number, 0 to 79: its matrix line times 8 plus its bit"},
+		},
+	}
+	// A value of any kind, such as inspect answers, is one of JSON's kinds,
+	// each a branch of its own; null is what a pointer that points nowhere
+	// reads as.
+	typeSchemas[reflect.TypeFor[any]()] = &jsonschema.Schema{
+		AnyOf: []*jsonschema.Schema{
+			{Type: "integer"}, {Type: "boolean"}, {Type: "string"},
+			{Type: "object"}, {Type: "array"}, {Type: "null"},
 		},
 	}
 	// A journal entry's arguments, and the values set and call write, are

@@ -576,8 +576,8 @@ func TestDisassembleArguments(t *testing.T) {
 		args args
 		want string
 	}{
-		{s, args{"address": "&8000", "count": 0}, `argument "count" is 0; a listing is 1 to 1000 instructions`},
-		{s, args{"address": "&8000", "count": 1001}, `argument "count" is 1001; a listing is 1 to 1000 instructions`},
+		{s, args{"address": "&8000", "count": 0}, `argument "count" is 0; it must be from 1 to 1000`},
+		{s, args{"address": "&8000", "count": 1001}, `argument "count" is 1001; it must be from 1 to 1000`},
 		{s, args{"address": "&10000"}, `argument "address" is &10000, past &FFFF, the last address here`},
 		{s, args{"address": "cpu.hl"}, `argument "address" is "cpu.hl", which is no address`},
 		{s, args{"address": "&8000", "ram": true}, `argument "ram": a Spectrum's RAM has no addresses of its own`},
@@ -824,7 +824,7 @@ func TestFD3Paged(t *testing.T) {
 		{s, args{"bytes": " "}, `argument "bytes": empty`},
 		{s, args{"bytes": strings.Repeat("00", 257)}, `argument "bytes": 257 bytes, the most is 256`},
 		{s, args{"text": "£"}, `argument "text": "£": character 1, '£', is not ASCII`},
-		{s, args{"text": ""}, `argument "text": empty`},
+		{s, args{"text": ""}, `argument "text" is empty`},
 		{s, args{"text": "A", "from": "&10000"}, `argument "from" is &10000, past &FFFF`},
 		{s, args{"text": "A", "ram": true}, `argument "ram": a Spectrum's RAM has no addresses of its own`},
 		{h, args{"text": "A", "ram": true, "from": "&20000"}, `argument "from" is &20000, past &1FFFF`},
@@ -1380,12 +1380,12 @@ func TestScreenLayouts(t *testing.T) {
 		{h, args{"base": "&10000"}, `argument "base" is &10000, past &FFFF, the last address here: the video reads the base 64K alone`},
 		{h, args{"start": "&4000"}, `argument "start" is &4000, past &3FFF, the last address here (the 6845's start address is 14 bits)`},
 		{h, args{"width": 81}, `the video layout reads characters of two bytes, so the width is even`},
-		{h, args{"width": 0}, `width 0 bytes: want 1 to 512`},
-		{h, args{"height": 4097}, `height 4097 lines: want 1 to 4096`},
-		{h, args{"lines": 33}, `lines 33: a character row is 1 to 32 lines`},
-		{h, args{"mode": 4}, `argument "mode" is 4; the Gate Array's modes are 0 to 3`},
+		{h, args{"width": 0}, `argument "width" is 0; it must be from 1 to 512`},
+		{h, args{"height": 4097}, `argument "height" is 4097; it must be from 1 to 4096`},
+		{h, args{"lines": 33}, `argument "lines" is 33; it must be from 1 to 32`},
+		{h, args{"mode": 4}, `argument "mode" is 4; it must be from 0 to 3`},
 		{h, args{"inks": []int{1, 32}}, `argument "inks": pen 1's ink is 32; a hardware colour code is 0 to 31`},
-		{h, args{"inks": make([]int, 17)}, `argument "inks" has 17 inks; there are 16 pens`},
+		{h, args{"inks": make([]int, 17)}, `argument "inks" has 17 items; it may have at most 16`},
 		{h, args{"layout": "linear", "base": "&1FFFF", "width": 2, "height": 1}, `runs to &20001, past the RAM's end at &20000`},
 		{h, args{"layout": "linear", "width": 512, "height": 300}, `is 153600 bytes; the most is 131072`},
 	} {

@@ -1,0 +1,63 @@
+// Package quote writes what a client sent into a message about it, cut
+// short. An error names the argument, the file or the limit at fault and
+// quotes at most a short piece of what was sent, so that a request of ten
+// megabytes is refused in a line, not answered with itself (the brief's
+// "Bad input"; issue 19, item 2).
+package quote
+
+import (
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Most is how many characters of what was sent a message quotes.
+const Most = 80
+
+// String quotes s as %q does, its first Most characters at most; where it
+// is longer, "…" follows them inside the quotes, and its length after:
+// "AAAA…" (10485760 characters).
+func String(s string) string {
+	head, n, cut := cut(s)
+	if !cut {
+		return strconv.Quote(s)
+	}
+	q := strconv.Quote(head)
+	return fmt.Sprintf("%s…\" (%d characters)", q[:len(q)-1], n)
+}
+
+// Raw is String without the quotes, for what a message writes as it came,
+// a number's digits or a piece of JSON: 123456…(1000000 characters).
+func Raw(s string) string {
+	head, n, cut := cut(s)
+	if !cut {
+		return s
+	}
+	return fmt.Sprintf("%s… (%d characters)", head, n)
+}
+
+// Bytes is Raw for bytes.
+func Bytes(b []byte) string {
+	if len(b) <= Most {
+		return string(b)
+	}
+	return Raw(string(b))
+}
+
+// cut returns s's first Most characters, its length in characters, and
+// whether it is longer than that. A byte that is not UTF-8 counts as one
+// character.
+func cut(s string) (head string, n int, long bool) {
+	if len(s) <= Most {
+		return s, utf8.RuneCountInString(s), false
+	}
+	end, i := 0, 0
+	for i = 0; end < len(s) && i < Most; i++ {
+		_, size := utf8.DecodeRuneInString(s[end:])
+		end += size
+	}
+	if end == len(s) {
+		return s, i, false
+	}
+	return s[:end], utf8.RuneCountInString(s), true
+}

@@ -1,0 +1,40 @@
+package quote
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestString(t *testing.T) {
+	long := strings.Repeat("A", 10<<20)
+	cases := []struct{ in, want string }{
+		{"", `""`},
+		{"m1", `"m1"`},
+		{"a\"b\n", `"a\"b\n"`},
+		{strings.Repeat("x", Most), `"` + strings.Repeat("x", Most) + `"`},
+		{strings.Repeat("x", Most+1), `"` + strings.Repeat("x", Most) + `…" (81 characters)`},
+		{long, `"` + strings.Repeat("A", Most) + `…" (10485760 characters)`},
+		// Characters, not bytes: eighty £ are not cut.
+		{strings.Repeat("£", Most), `"` + strings.Repeat("£", Most) + `"`},
+		{strings.Repeat("£", Most+2), `"` + strings.Repeat("£", Most) + `…" (82 characters)`},
+	}
+	for _, c := range cases {
+		if got := String(c.in); got != c.want {
+			t.Errorf("String(%.20q…) = %.120s; want %.120s", c.in, got, c.want)
+		}
+	}
+}
+
+func TestRaw(t *testing.T) {
+	if got := Raw("12345"); got != "12345" {
+		t.Errorf("Raw(12345) = %s", got)
+	}
+	digits := strings.Repeat("9", 1000000)
+	want := strings.Repeat("9", Most) + "… (1000000 characters)"
+	if got := Raw(digits); got != want {
+		t.Errorf("Raw(a million digits) = %.100s…; want %s", got, want)
+	}
+	if got := Bytes([]byte(digits)); got != want {
+		t.Errorf("Bytes(a million digits) = %.100s…; want %s", got, want)
+	}
+}
