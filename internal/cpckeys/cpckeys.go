@@ -24,6 +24,8 @@ package cpckeys
 import (
 	"fmt"
 	"strings"
+
+	"colophon/internal/quote"
 )
 
 // Lines is the number of lines in a CPC's matrix (SOFT 968, Appendix I);
@@ -135,8 +137,8 @@ func Named(name string) (Key, error) {
 	if k, ok := byName[strings.ToUpper(name)]; ok {
 		return k, nil
 	}
-	return 0, fmt.Errorf("no CPC key is named %q: keys go by the names printed on them, "+
-		"such as SPACE, RETURN, COPY, f5, A, 1, ↑ (or CURSOR UP) and (FIRE 2), or by number 0 to 79", name)
+	return 0, fmt.Errorf("no CPC key is named %s: keys go by the names printed on them, "+
+		"such as SPACE, RETURN, COPY, f5, A, 1, ↑ (or CURSOR UP) and (FIRE 2), or by number 0 to 79", quote.String(name))
 }
 
 // Numbered finds a key by its firmware number, line × 8 + bit, 0 to 79.

@@ -24,6 +24,8 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+
+	"colophon/internal/quote"
 )
 
 // Limit is the most addresses an answer lists (spec: "256 at most").
@@ -55,7 +57,7 @@ func Bytes(s string) (Pattern, error) {
 	// the two in step where each field is whole pairs, as it should be.
 	for _, f := range strings.Fields(s) {
 		if len(f)%2 != 0 {
-			return Pattern{}, fmt.Errorf("find: bytes %q: %q is not whole pairs of hex digits", s, f)
+			return Pattern{}, fmt.Errorf("find: bytes %s: %s is not whole pairs of hex digits", quote.String(s), quote.String(f))
 		}
 	}
 	n := len(digits) / 2
@@ -71,7 +73,7 @@ func Bytes(s string) (Pattern, error) {
 		hi, ok1 := hexDigit(pair[0])
 		lo, ok2 := hexDigit(pair[1])
 		if !ok1 || !ok2 {
-			return Pattern{}, fmt.Errorf("find: bytes %q: byte %d, %q, is neither two hex digits nor ??", s, i+1, pair)
+			return Pattern{}, fmt.Errorf("find: bytes %s: byte %d, %q, is neither two hex digits nor ??", quote.String(s), i+1, pair)
 		}
 		p.want[i] = hi<<4 | lo
 		p.mask[i] = 0xFF
@@ -104,7 +106,7 @@ func Text(s string) (Pattern, error) {
 	p := Pattern{want: make([]byte, len(s)), mask: make([]byte, len(s)), text: true}
 	for i, r := range s {
 		if r >= 0x80 {
-			return Pattern{}, fmt.Errorf("find: text %q: character %d, %q, is not ASCII; a byte's low seven bits hold only ASCII", s, i+1, r)
+			return Pattern{}, fmt.Errorf("find: text %s: character %d, %q, is not ASCII; a byte's low seven bits hold only ASCII", quote.String(s), i+1, r)
 		}
 		p.want[i] = byte(r)
 		p.mask[i] = 0x7F

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"colophon/internal/quote"
 )
 
 // Address is an address as a request gives it: a JSON number, or a string
-// in one of the forms the schema lists, &BB06, #BB06, 0xBB06 or decimal
-// digits (spec, "What it answers"; W-20). It is kept as given until the
-// machine it is for says how far addresses go.
+// in one of the forms the schema lists, &BB06, $BB06, #BB06, 0xBB06 or
+// decimal digits (spec, "What it answers"; W-20). It is kept as given until
+// the machine it is for says how far addresses go.
 type Address string
 
 // ReadAddress is an address where a request reads memory, as peek does:
@@ -53,28 +55,61 @@ func addressText(b []byte) (string, error) {
 	return string(b), nil
 }
 
+// hexPrefixes are the ways an address or a byte is written in hexadecimal:
+// & as the CPC's manuals and every answer write it, $ and # as assemblers
+// do, and 0x as C does.
+var hexPrefixes = []string{"&", "$", "#", "0x", "0X"}
+
 // parseAddress reads an address's text, in any of the forms an Address
 // takes, and holds it to at most last. arg names the argument in errors.
 func parseAddress(arg, text string, last uint32) (uint32, error) {
-	t := strings.TrimSpace(text)
-	digits, base := t, 10
-	switch {
-	case strings.HasPrefix(t, "&"), strings.HasPrefix(t, "#"):
-		digits, base = t[1:], 16
-	case strings.HasPrefix(t, "0x"), strings.HasPrefix(t, "0X"):
-		digits, base = t[2:], 16
-	}
-	if digits == "" || strings.ContainsAny(digits, "+-_ .") {
-		return 0, fmt.Errorf("argument %q is %q, which is no address: write &BB06, #BB06, 0xBB06 or decimal digits", arg, text)
-	}
-	v, err := strconv.ParseUint(digits, base, 32)
+	v, err := parseNumber(arg, text, "address")
 	if err != nil {
-		return 0, fmt.Errorf("argument %q is %q, which is no address: write &BB06, #BB06, 0xBB06 or decimal digits", arg, text)
+		return 0, err
 	}
 	if v > uint64(last) {
-		return 0, fmt.Errorf("argument %q is %s, past %s, the last address here", arg, formatAddress(uint32(v)), formatAddress(last))
+		return 0, fmt.Errorf("argument %q is %s, past %s, the last address here", arg, formatLarge(v), formatAddress(last))
 	}
 	return uint32(v), nil
+}
+
+// parseNumber reads an address's or a byte's text: hexadecimal after one
+// of hexPrefixes, or decimal digits. what names what it is, in errors.
+func parseNumber(arg, text, what string) (uint64, error) {
+	t := strings.TrimSpace(text)
+	digits, base := t, 10
+	for _, p := range hexPrefixes {
+		if strings.HasPrefix(t, p) {
+			digits, base = t[len(p):], 16
+			break
+		}
+	}
+	no := func() error {
+		return fmt.Errorf("argument %q is %s, which is no %s: write &BB06, $BB06, #BB06, 0xBB06 or decimal digits", arg, quote.String(text), what)
+	}
+	if digits == "" {
+		return 0, no()
+	}
+	for _, c := range digits {
+		if !('0' <= c && c <= '9' || base == 16 && ('a' <= c && c <= 'f' || 'A' <= c && c <= 'F')) {
+			return 0, no()
+		}
+	}
+	v, err := strconv.ParseUint(digits, base, 64)
+	if err != nil {
+		// Digits alone, too many for 64 bits.
+		return 0, fmt.Errorf("argument %q is %s, which no %s reaches", arg, quote.String(text), what)
+	}
+	return v, nil
+}
+
+// formatLarge writes a number past the last address as an address is
+// written, however large.
+func formatLarge(v uint64) string {
+	if v > 0xFFFFF {
+		return fmt.Sprintf("&%X", v)
+	}
+	return formatAddress(uint32(v))
 }
 
 // optionalAddress is parseAddress for an argument that may be left out,
@@ -118,7 +153,7 @@ func parseBytes(arg, text string) ([]byte, error) {
 	// Pairs must not be split by a space: "3 E01" is no pair.
 	for _, f := range strings.Fields(text) {
 		if len(f)%2 != 0 {
-			return nil, fmt.Errorf("argument %q splits a pair of hex digits at %q; each byte is a pair, such as \"3E 01 C9\"", arg, f)
+			return nil, fmt.Errorf("argument %q splits a pair of hex digits at %s; each byte is a pair, such as \"3E 01 C9\"", arg, quote.String(f))
 		}
 	}
 	out := make([]byte, len(compact)/2)

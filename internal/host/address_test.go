@@ -29,10 +29,14 @@ func TestParseAddress(t *testing.T) {
 		{"1.5", 0xFFFF, 0, "which is no address"},
 		{"1e3", 0xFFFF, 0, "which is no address"},
 		{"&+12", 0xFFFF, 0, "which is no address"},
-		{"$C000", 0xFFFF, 0, "which is no address"},
+		{"$C000", 0xFFFF, 0xC000, ""},
+		{"$", 0xFFFF, 0, "which is no address"},
+		{"99999999999999999999", 0xFFFF, 0, "which no address reaches"},
+		{"&" + strings.Repeat("G", 1000), 0xFFFF, 0, "…\" (1001 characters), which is no address"},
+		{"&" + strings.Repeat("F", 1000), 0xFFFF, 0, "…\" (1001 characters), which no address reaches"},
 		{"C000", 0xFFFF, 0, "which is no address"},
 		{"&1_000", 0xFFFF, 0, "which is no address"},
-		{"&FFFFFFFFFF", 0xFFFF, 0, "which is no address"},
+		{"&FFFFFFFFFF", 0xFFFF, 0, "is &FFFFFFFFFF, past &FFFF"},
 	}
 	for _, tt := range tests {
 		got, err := parseAddress("address", tt.text, tt.last)

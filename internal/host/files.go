@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 
 	"colophon/internal/firmware"
+
+	"colophon/internal/quote"
 )
 
 // File is a file a machine was built from, as the answers and the journal
@@ -30,6 +32,10 @@ func named(kind, abs string, b []byte) File {
 	return File{Kind: kind, Path: abs, SHA256: hex.EncodeToString(sum[:])}
 }
 
+// MaxPath is the longest path a request may name, in bytes: PATH_MAX, the
+// longest a POSIX system need take (the brief: a path is capped at 4096).
+const MaxPath = 4096
+
 // sizeRule is how long a file a request names may be.
 type sizeRule struct {
 	most  int64 // the longest it may be
@@ -42,7 +48,7 @@ type sizeRule struct {
 func absolute(path string) (abs, wd string, err error) {
 	wd, err = os.Getwd()
 	if err != nil {
-		return "", "", fmt.Errorf("finding the working directory to read %s from: %w", path, err)
+		return "", "", fmt.Errorf("finding the working directory to read %s from: %w", quote.Path(path), err)
 	}
 	if filepath.IsAbs(path) {
 		return filepath.Clean(path), wd, nil
@@ -58,6 +64,9 @@ func readInput(kind, path string, rule sizeRule) (File, []byte, error) {
 	if path == "" {
 		return File{}, nil, fmt.Errorf("%s: no path given", kind)
 	}
+	if len(path) > MaxPath {
+		return File{}, nil, fmt.Errorf("%s path is %d bytes long; a path is at most %d", kind, len(path), MaxPath)
+	}
 	abs, wd, err := absolute(path)
 	if err != nil {
 		return File{}, nil, err
@@ -67,7 +76,7 @@ func readInput(kind, path string, rule sizeRule) (File, []byte, error) {
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return fmt.Errorf("%s %s cannot be reached (the server's working directory is %s): %v", kind, abs, wd, err)
+		return fmt.Errorf("%s %s cannot be reached (the server's working directory is %s): %v", kind, quote.Path(abs), wd, err)
 	}
 	// Look before opening: opening a named pipe would wait for a writer.
 	fi, err := os.Stat(abs)
@@ -84,7 +93,7 @@ func readInput(kind, path string, rule sizeRule) (File, []byte, error) {
 	defer f.Close()
 	// And look again at what was opened, in case the name moved.
 	if fi, err = f.Stat(); err != nil {
-		return File{}, nil, fmt.Errorf("%s %s: %w", kind, abs, err)
+		return File{}, nil, fmt.Errorf("%s %s: %w", kind, quote.Path(abs), err)
 	}
 	if err := rule.regular(kind, abs, fi); err != nil {
 		return File{}, nil, err
@@ -92,7 +101,7 @@ func readInput(kind, path string, rule sizeRule) (File, []byte, error) {
 	// Read no more than the rule allows, in case the file grows.
 	b, err := io.ReadAll(io.LimitReader(f, rule.most+1))
 	if err != nil {
-		return File{}, nil, fmt.Errorf("reading %s %s: %w", kind, abs, err)
+		return File{}, nil, fmt.Errorf("reading %s %s: %w", kind, quote.Path(abs), err)
 	}
 	if err := rule.check(kind, abs, int64(len(b))); err != nil {
 		return File{}, nil, err
@@ -103,7 +112,7 @@ func readInput(kind, path string, rule sizeRule) (File, []byte, error) {
 // regular refuses anything but a regular file, and a file past the rule.
 func (r sizeRule) regular(kind, path string, fi fs.FileInfo) error {
 	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s %s is not a regular file (%s); it was not read", kind, path, firmware.FileKind(fi.Mode()))
+		return fmt.Errorf("%s %s is not a regular file (%s); it was not read", kind, quote.Path(path), firmware.FileKind(fi.Mode()))
 	}
 	return r.check(kind, path, fi.Size())
 }
@@ -111,9 +120,9 @@ func (r sizeRule) regular(kind, path string, fi fs.FileInfo) error {
 func (r sizeRule) check(kind, path string, size int64) error {
 	switch {
 	case r.exact && size != r.most:
-		return fmt.Errorf("%s %s is %d bytes; %s", kind, path, size, r.why)
+		return fmt.Errorf("%s %s is %d bytes; %s", kind, quote.Path(path), size, r.why)
 	case size > r.most:
-		return fmt.Errorf("%s %s is %d bytes; %s", kind, path, size, r.why)
+		return fmt.Errorf("%s %s is %d bytes; %s", kind, quote.Path(path), size, r.why)
 	}
 	return nil
 }
@@ -129,19 +138,19 @@ func writeNew(kind, path string, b []byte) (File, error) {
 	}
 	f, err := os.OpenFile(abs, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, fs.ErrExist) {
-		return File{}, fmt.Errorf("%s %s: a file is already there, and no tool writes over one", kind, abs)
+		return File{}, fmt.Errorf("%s %s: a file is already there, and no tool writes over one", kind, quote.Path(abs))
 	}
 	if err != nil {
-		return File{}, fmt.Errorf("%s %s cannot be made (the server's working directory is %s): %w", kind, abs, wd, err)
+		return File{}, fmt.Errorf("%s %s cannot be made (the server's working directory is %s): %w", kind, quote.Path(abs), wd, err)
 	}
 	if _, err := f.Write(b); err != nil {
 		f.Close()
 		os.Remove(abs)
-		return File{}, fmt.Errorf("writing %s %s: %w", kind, abs, err)
+		return File{}, fmt.Errorf("writing %s %s: %w", kind, quote.Path(abs), err)
 	}
 	if err := f.Close(); err != nil {
 		os.Remove(abs)
-		return File{}, fmt.Errorf("writing %s %s: %w", kind, abs, err)
+		return File{}, fmt.Errorf("writing %s %s: %w", kind, quote.Path(abs), err)
 	}
 	return named(kind, abs, b), nil
 }

@@ -27,6 +27,8 @@ import (
 
 	"colophon/internal/firmware"
 	"colophon/internal/machine"
+
+	"colophon/internal/quote"
 )
 
 // Options configure a Host.
@@ -145,13 +147,13 @@ func (h *Host) find(handle string) (*Machine, error) {
 		}
 	}
 	if len(h.machines) == 0 {
-		return nil, fmt.Errorf("no machine is called %q: none stands; machine_open stands one up", handle)
+		return nil, fmt.Errorf("no machine is called %s: none stands; machine_open stands one up", quote.String(handle))
 	}
 	names := make([]string, len(h.machines))
 	for i, m := range h.machines {
 		names[i] = m.handle
 	}
-	return nil, fmt.Errorf("no machine is called %q; the machines standing are %s", handle, strings.Join(names, ", "))
+	return nil, fmt.Errorf("no machine is called %s; the machines standing are %s", quote.String(handle), strings.Join(names, ", "))
 }
 
 // acquire waits for the turn of a request to the machine called handle,

@@ -14,7 +14,7 @@ import (
 // InspectArgs are inspect's arguments.
 type InspectArgs struct {
 	Handle string `json:"handle" jsonschema:"the machine to read" maxLength:"64"`
-	Path   string `json:"path,omitempty" jsonschema:"the field to read, as a C expression names it: cpu.pc, crtc.registers[12], gate_array.inks; a struct or an array reads whole; the whole machine if not given or empty" minLength:"0" maxLength:"256"`
+	Path   string `json:"path,omitempty" jsonschema:"the field to read, as a C expression names it: cpu.pc, crtc.registers[12], gate_array.inks; a struct or an array reads whole; the whole machine if not given or empty" minLength:"0" maxLength:"128"`
 }
 
 // Inspected is inspect's answer.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"colophon/internal/machine/catalogue"
+	"colophon/internal/quote"
 	"colophon/internal/screentext"
 )
 
@@ -49,7 +50,7 @@ func kindNamed(name string) (*kind, error) {
 			return k, nil
 		}
 	}
-	return nil, fmt.Errorf("argument \"machine\" is %q; it must be one of %s", name, strings.Join(MachineNames(), ", "))
+	return nil, fmt.Errorf("argument \"machine\" is %s; it must be one of %s", quote.String(name), strings.Join(MachineNames(), ", "))
 }
 
 // MachineNames lists the names machine_open takes.

@@ -10,6 +10,8 @@ import (
 
 	"colophon/internal/cpckeys"
 	"colophon/internal/machine"
+
+	"colophon/internal/quote"
 )
 
 // Moved is what run, step, call and type answer: the ticks the request
@@ -88,7 +90,7 @@ func keyNames(k *kind, keys []Key) ([]string, error) {
 		}
 		var n int
 		if err := json.Unmarshal(key.raw, &n); err != nil {
-			return nil, fmt.Errorf("argument %q is %s; a key is its name, a string, or on a CPC its number, 0 to 79", arg, key.raw)
+			return nil, fmt.Errorf("argument %q is %s; a key is its name, a string, or on a CPC its number, 0 to 79", arg, quote.Bytes(key.raw))
 		}
 		if !k.cpc {
 			return nil, fmt.Errorf("argument %q is %d; a Spectrum's keys go by the names on them, such as \"SPACE\" or \"CAPS\"", arg, n)
@@ -170,11 +172,8 @@ type stepEntry struct {
 // interrupt taken there (T-10).
 func (h *Host) Step(ctx context.Context, a StepArgs) (Moved, error) {
 	return with(h, ctx, a.Handle, func(m *Machine) (Moved, error) {
-		if a.Instructions == 0 {
-			return Moved{}, errors.New(`argument "instructions" is 0; a step is of 1 instruction at least`)
-		}
 		if err := machine.CheckInstructions(a.Instructions); err != nil {
-			return Moved{}, fmt.Errorf("argument \"instructions\": %w", err)
+			return Moved{}, fmt.Errorf("argument \"instructions\" is %d; a step is of 1 to %d instructions", a.Instructions, machine.MaxInstructions)
 		}
 		tick := m.m.Tick()
 		r := m.m.Step(a.Instructions)

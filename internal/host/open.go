@@ -2,10 +2,13 @@ package host
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 
 	"colophon/internal/chip/crtc"
 	"colophon/internal/machine/catalogue"
+	"colophon/internal/quote"
 )
 
 // MachineName names a machine as the emulator's command line does: cpc464,
@@ -68,6 +71,10 @@ func (h *Host) Open(ctx context.Context, a OpenArgs) (Opened, error) {
 	if a.SnapshotSHA256 != "" && a.Snapshot == "" {
 		return Opened{}, fmt.Errorf("argument \"snapshot_sha256\" is given without \"snapshot\", the file it names")
 	}
+	want, err := sha256Given("snapshot_sha256", a.SnapshotSHA256)
+	if err != nil {
+		return Opened{}, err
+	}
 
 	var files []File
 	var fw [][]byte
@@ -85,8 +92,8 @@ func (h *Host) Open(ctx context.Context, a OpenArgs) (Opened, error) {
 		if err != nil {
 			return Opened{}, err
 		}
-		if a.SnapshotSHA256 != "" && a.SnapshotSHA256 != f.SHA256 {
-			return Opened{}, fmt.Errorf("snapshot %s has SHA-256 %s, not %s as snapshot_sha256 asks: the file has changed", f.Path, f.SHA256, a.SnapshotSHA256)
+		if want != "" && want != f.SHA256 {
+			return Opened{}, fmt.Errorf("snapshot %s has SHA-256 %s, not %s as snapshot_sha256 asks: the file has changed", quote.Path(f.Path), f.SHA256, want)
 		}
 		files = append(files, f)
 		snapshot = b
@@ -119,4 +126,18 @@ func (h *Host) Open(ctx context.Context, a OpenArgs) (Opened, error) {
 	h.mu.Unlock()
 
 	return Opened{Handle: m.handle, Machine: k.name, CRTC: crtcOut, Tick: mm.Tick(), Files: files}, nil
+}
+
+// sha256Given reads a SHA-256 a request gives, as 64 hex digits in either
+// case, and answers it in the lower case the answers and the journal write
+// it in; "" where none is given.
+func sha256Given(arg, text string) (string, error) {
+	if text == "" {
+		return "", nil
+	}
+	b, err := hex.DecodeString(text)
+	if err != nil || len(b) != sha256.Size {
+		return "", fmt.Errorf("argument %q is %s, which is no SHA-256: write its 64 hex digits, as the journal names a file's", arg, quote.String(text))
+	}
+	return hex.EncodeToString(b), nil
 }

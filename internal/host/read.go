@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"colophon/internal/compare"
@@ -12,6 +13,8 @@ import (
 	"colophon/internal/disasm"
 	"colophon/internal/find"
 	"colophon/internal/machine/cpc"
+
+	"colophon/internal/quote"
 )
 
 // The reading tools: disassemble, find, compare and screen. Each reads a
@@ -375,7 +378,11 @@ func (h *Host) Compare(ctx context.Context, a CompareArgs) (Compared, error) {
 // differences compares ram with other from the address from gives.
 func differences(ram, other []byte, from Address) (Compared, error) {
 	// The end itself is a place to begin, where nothing is left.
-	at, err := optionalAddress("from", from, 0, uint32(min(len(ram), len(other))))
+	end := uint32(min(len(ram), len(other)))
+	at, err := optionalAddress("from", from, 0, 1<<32-1)
+	if err == nil && at > end {
+		err = fmt.Errorf("argument \"from\" is %s, past %s, the end of the RAM compared", formatAddress(at), formatAddress(end))
+	}
 	if err != nil {
 		return Compared{}, err
 	}
@@ -523,7 +530,7 @@ func screenAsked(c *cpc.CPC, a ScreenArgs) (cpcscreen.Screen, error) {
 	if a.Layout != "" {
 		l, err := cpcscreen.ParseLayout(string(a.Layout))
 		if err != nil {
-			return sc, fmt.Errorf("argument \"layout\" is %q; it must be video, linear or columns", a.Layout)
+			return sc, fmt.Errorf("argument \"layout\" is %s; it must be video, linear or columns", quote.String(string(a.Layout)))
 		}
 		sc.Layout = l
 	}
@@ -590,7 +597,44 @@ func screenAsked(c *cpc.CPC, a ScreenArgs) (cpcscreen.Screen, error) {
 	if a.Width == nil && sc.Width == 0 || a.Height == nil && sc.Height == 0 {
 		return sc, fmt.Errorf("the 6845 displays nothing (R1 is %d, R6 is %d): give width and height", c.CRTC.Registers[1], c.CRTC.Registers[6]&0x7F)
 	}
-	return sc, nil
+	return sc, screenFits(sc, a, len(c.RAM))
+}
+
+// screenFits refuses a screen the engine would, in the words of the
+// other refusals: by the arguments that made it, or, where the machine's
+// chips did, by what they hold.
+func screenFits(sc cpcscreen.Screen, a ScreenArgs, ramSize int) error {
+	given := func(names ...string) string {
+		var args []string
+		for _, n := range names {
+			switch {
+			case n == "width" && a.Width != nil, n == "height" && a.Height != nil, n == "lines" && a.Lines != nil,
+				n == "base" && a.Base != "", n == "start" && a.Start != "":
+				args = append(args, strconv.Quote(n))
+			}
+		}
+		switch len(args) {
+		case 0:
+			return "the screen the 6845 displays"
+		case 1:
+			return "argument " + args[0]
+		}
+		return "arguments " + strings.Join(args[:len(args)-1], ", ") + " and " + args[len(args)-1]
+	}
+	if n := sc.Width * sc.Height; n > cpcscreen.MaxBytes {
+		return fmt.Errorf("%s: %d bytes by %d lines is %d bytes; a screen reads at most %d", given("width", "height"), sc.Width, sc.Height, n, cpcscreen.MaxBytes)
+	}
+	if sc.Layout == cpcscreen.Video {
+		if sc.Width%2 != 0 {
+			return fmt.Errorf("%s: %d bytes across; the video layout reads characters of two bytes, so it must be even", given("width"), sc.Width)
+		}
+		return nil
+	}
+	if end := uint64(sc.Start) + uint64(sc.Width)*uint64(sc.Height); end > uint64(ramSize) {
+		return fmt.Errorf("%s: %d bytes by %d lines from %s run to %s, past the RAM's end at %s",
+			given("base", "width", "height"), sc.Width, sc.Height, formatAddress(sc.Start), formatLarge(end), formatAddress(uint32(ramSize)))
+	}
+	return nil
 }
 
 // A listing writes thousands of addresses and bytes; these write them as

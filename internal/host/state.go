@@ -15,6 +15,8 @@ import (
 	"colophon/internal/machine/cpc"
 	"colophon/internal/machine/spectrum"
 	"colophon/internal/picture"
+
+	"colophon/internal/quote"
 )
 
 // Keeping a machine (spec, "Keeping a machine"; KEEP-1 to KEEP-6).
@@ -362,12 +364,12 @@ func (m *Machine) state(name string) (*state, int, error) {
 		holds = "holds " + strings.Join(m.stateNames(), ", ")
 	}
 	if n, ok := stateNumber(name); ok && n <= m.kept {
-		return nil, 0, fmt.Errorf("state %q of machine %s was let go by state_drop; it %s", name, m.handle, holds)
+		return nil, 0, fmt.Errorf("state %s of machine %s was let go by state_drop; it %s", quote.String(name), m.handle, holds)
 	}
 	if name == "" {
 		return nil, 0, fmt.Errorf("argument \"state\" is missing: the state, as state_keep named it; machine %s %s", m.handle, holds)
 	}
-	return nil, 0, fmt.Errorf("machine %s holds no state %q; it %s", m.handle, name, holds)
+	return nil, 0, fmt.Errorf("machine %s holds no state %s; it %s", m.handle, quote.String(name), holds)
 }
 
 // stateNumber reads the number of a state's name, s1, s2 and on.
@@ -392,7 +394,7 @@ func (m *Machine) StateRAM(name string) ([]byte, error) {
 	}
 	b, err := s.image.keptRAM()
 	if err != nil {
-		return nil, fmt.Errorf("state %q of machine %s: %w", name, m.handle, err)
+		return nil, fmt.Errorf("state %s of machine %s: %w", quote.String(name), m.handle, err)
 	}
 	return b, nil
 }

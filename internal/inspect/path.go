@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"colophon/internal/quote"
 )
 
 // Error is a path, or a value given for one, that inspect refuses, or the
@@ -16,12 +18,17 @@ type Error struct {
 	Err  error
 }
 
+// Error writes the path as given, cut short if long (internal/quote).
 func (e *Error) Error() string {
 	if e.Path == "" {
 		return e.Err.Error()
 	}
-	return e.Path + ": " + e.Err.Error()
+	return quote.Raw(e.Path) + ": " + e.Err.Error()
 }
+
+// MaxPath is the longest path inspect reads: more than any field's path,
+// and short enough that a message quoting it stays short.
+const MaxPath = 128
 
 func (e *Error) Unwrap() error { return e.Err }
 
@@ -41,6 +48,9 @@ type onStruct func(v reflect.Value, t *table, path string, depth int)
 // cpu.pc, crtc.registers[12], fdc.units[0].head. An index is decimal. The
 // empty path is the root.
 func resolve(root reflect.Value, tab *table, path string, on onStruct) (reflect.Value, *table, bool, error) {
+	if len(path) > MaxPath {
+		return root, tab, false, refuse(path, "the path is %d characters long; a path is at most %d", len(path), MaxPath)
+	}
 	v, t, fixed := root, tab, false
 	depth := 0
 	if on != nil {
@@ -64,7 +74,7 @@ func resolve(root reflect.Value, tab *table, path string, on onStruct) (reflect.
 			}
 			idx, ok := parseIndex(path[i+1 : end])
 			if !ok {
-				return v, t, false, refuse(path, "index %q: an index is a decimal number, 0 to %d", path[i+1:end], n-1)
+				return v, t, false, refuse(path, "index %s: an index is a decimal number, 0 to %d", quote.String(path[i+1:end]), n-1)
 			}
 			if idx >= n {
 				return v, t, false, refuse(path, "index %d is out of range: %s has %d elements, [0] to [%d]", idx, label(path[:i]), n, n-1)
@@ -74,7 +84,7 @@ func resolve(root reflect.Value, tab *table, path string, on onStruct) (reflect.
 		default:
 			if i > 0 {
 				if c != '.' {
-					return v, t, false, refuse(path, "%q after %s: a field is named after a dot, an element indexed in brackets", path[i:], path[:i])
+					return v, t, false, refuse(path, "%s after %s: a field is named after a dot, an element indexed in brackets", quote.String(path[i:]), path[:i])
 				}
 				i++
 			}
@@ -92,7 +102,7 @@ func resolve(root reflect.Value, tab *table, path string, on onStruct) (reflect.
 			}
 			fi, ok := t.byName[name]
 			if !ok {
-				return v, t, false, refuse(path, "no field %q in %s; nearest: %s", name, label(at), strings.Join(nearest(name, t), ", "))
+				return v, t, false, refuse(path, "no field %s in %s; nearest: %s", quote.String(name), label(at), strings.Join(nearest(name, t), ", "))
 			}
 			f := &t.fields[fi]
 			v, t, fixed = v.Field(f.index), f.tab, f.fixed
@@ -165,6 +175,12 @@ func parseIndex(s string) (int, bool) {
 // nearest returns the three names of a struct's fields closest to name by
 // edit distance, the nearer first and, between equals, in struct order.
 func nearest(name string, t *table) []string {
+	// A name longer than any field's is as far from each as its length
+	// says; its first bytes are enough to rank them, and keep the cost of
+	// a long one bounded.
+	if len(name) > 64 {
+		name = name[:64]
+	}
 	type cand struct {
 		name string
 		d    int

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"colophon/internal/quote"
 )
 
 // write is one leaf to be written, and what it held before.
@@ -150,7 +152,7 @@ func (s *setter) expandStruct(v reflect.Value, t *table, path string, value any,
 		for _, m := range o {
 			fi, ok := t.byName[m.Name]
 			if !ok {
-				return refuse(child(path, m.Name), "no field %q in %s; nearest: %s", m.Name, label(path), strings.Join(nearest(m.Name, t), ", "))
+				return refuse(child(path, m.Name), "no field %s in %s; nearest: %s", quote.String(m.Name), label(path), strings.Join(nearest(m.Name, t), ", "))
 			}
 			f := &t.fields[fi]
 			if err := s.expand(v.Field(f.index), f.tab, f.fixed, child(path, f.name), m.Value, depth+1); err != nil {
@@ -179,7 +181,7 @@ func (s *setter) expandStruct(v reflect.Value, t *table, path string, value any,
 				}
 			}
 			slices.Sort(unknown)
-			return refuse(child(path, unknown[0]), "no field %q in %s; nearest: %s", unknown[0], label(path), strings.Join(nearest(unknown[0], t), ", "))
+			return refuse(child(path, unknown[0]), "no field %s in %s; nearest: %s", quote.String(unknown[0]), label(path), strings.Join(nearest(unknown[0], t), ", "))
 		}
 		return nil
 	}

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"colophon/internal/quote"
 )
 
 // get returns a node as Get answers it: a leaf as a number, a bool or an
@@ -95,9 +97,9 @@ func (t *table) leafBits(path string, value any) (uint64, error) {
 	case json.Number:
 		neg, mag, ok := parseInteger(string(x))
 		if !ok {
-			return 0, refuse(path, "%s is not a whole number; it wants %s", x, t.want())
+			return 0, refuse(path, "%s is not a whole number; it wants %s", quote.Raw(string(x)), t.want())
 		}
-		return t.numberBits(path, neg, mag, string(x))
+		return t.numberBits(path, neg, mag, quote.Raw(string(x)))
 	case float64:
 		return t.floatBits(path, x)
 	case float32:
@@ -140,30 +142,30 @@ func (t *table) stringBits(path, s string) (uint64, error) {
 		if e.text {
 			p := reflect.New(t.t)
 			if err := p.Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(s)); err != nil {
-				return 0, refuse(path, "%q: %v", s, err)
+				return 0, refuse(path, "%s: %v", quote.String(s), err)
 			}
 			return bitsOf(p.Elem(), t), nil
 		}
 		if bits, ok := e.values[s]; ok {
 			return bits, nil
 		}
-		return 0, refuse(path, "%q is no name of %s; it wants %s", s, t.t, t.want())
+		return 0, refuse(path, "%s is no name of %s; it wants %s", quote.String(s), t.t, t.want())
 	}
 	if t.kind != kindUint {
 		return 0, t.wrongKind(path, "a string")
 	}
 	digits, ok := hexDigits(s)
 	if !ok {
-		return 0, refuse(path, "%q: a string for an unsigned integer is hexadecimal after &, #, $ or 0x (a decimal number is given as a number); it wants %s", s, t.want())
+		return 0, refuse(path, "%s: a string for an unsigned integer is hexadecimal after &, #, $ or 0x (a decimal number is given as a number); it wants %s", quote.String(s), t.want())
 	}
 	if len(digits) > 16 {
-		return 0, t.outOfRange(path, strconv.Quote(s))
+		return 0, t.outOfRange(path, quote.String(s))
 	}
 	mag, err := strconv.ParseUint(digits, 16, 64)
 	if err != nil {
-		return 0, refuse(path, "%q is not hexadecimal; it wants %s", s, t.want())
+		return 0, refuse(path, "%s is not hexadecimal; it wants %s", quote.String(s), t.want())
 	}
-	return t.numberBits(path, false, mag, strconv.Quote(s))
+	return t.numberBits(path, false, mag, quote.String(s))
 }
 
 // hexDigits returns the digits after a hexadecimal prefix: & as the CPC's
@@ -209,7 +211,7 @@ func parseInteger(s string) (neg bool, mag uint64, ok bool) {
 }
 
 // numberBits range-checks a number given as sign and magnitude; given is
-// how the caller wrote it, for the message.
+// how the caller wrote it, for the message, quoted short already.
 func (t *table) numberBits(path string, neg bool, mag uint64, given string) (uint64, error) {
 	switch t.kind {
 	case kindUint:

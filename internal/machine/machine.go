@@ -127,8 +127,8 @@ func CheckTicks(m Machine, n uint64) error {
 // CheckInstructions refuses a step of more instructions than one request
 // may ask.
 func CheckInstructions(n int) error {
-	if n < 0 || n > MaxInstructions {
-		return fmt.Errorf("instructions is %d; a request steps 0 to %d", n, MaxInstructions)
+	if n < 1 || n > MaxInstructions {
+		return fmt.Errorf("instructions is %d; a request steps 1 to %d", n, MaxInstructions)
 	}
 	return nil
 }

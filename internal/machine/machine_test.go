@@ -21,8 +21,9 @@ func TestT17Limits(t *testing.T) {
 		{CheckTicks(m, 1500*69888), ""},
 		{CheckTicks(m, 1500*69888+1), "at most 104832000, the ticks of 1500 standard frames"},
 		{CheckInstructions(100000), ""},
-		{CheckInstructions(100001), "0 to 100000"},
-		{CheckInstructions(-1), "0 to 100000"},
+		{CheckInstructions(100001), "1 to 100000"},
+		{CheckInstructions(-1), "1 to 100000"},
+		{CheckInstructions(0), "1 to 100000"},
 	} {
 		switch {
 		case c.want == "" && c.err != nil:

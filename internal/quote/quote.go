@@ -36,6 +36,18 @@ func Raw(s string) string {
 	return fmt.Sprintf("%s… (%d characters)", head, n)
 }
 
+// Path writes a file's path for a message: whole where it is no longer
+// than twice Most, and otherwise its first and last Most/2 characters,
+// where a path's directory and its file's name are, with "…" between and
+// its length after.
+func Path(p string) string {
+	if utf8.RuneCountInString(p) <= 2*Most {
+		return p
+	}
+	r := []rune(p)
+	return fmt.Sprintf("%s…%s (%d characters)", string(r[:Most/2]), string(r[len(r)-Most/2:]), len(r))
+}
+
 // Bytes is Raw for bytes.
 func Bytes(b []byte) string {
 	if len(b) <= Most {

@@ -38,3 +38,15 @@ func TestRaw(t *testing.T) {
 		t.Errorf("Bytes(a million digits) = %.100s…; want %s", got, want)
 	}
 }
+
+func TestPath(t *testing.T) {
+	short := "/home/someone/games/chuckie-egg.sna"
+	if got := Path(short); got != short {
+		t.Errorf("Path(%s) = %s", short, got)
+	}
+	long := "/" + strings.Repeat("d/", 2000) + "chuckie-egg.sna"
+	got := Path(long)
+	if !strings.HasPrefix(got, "/d/d/") || !strings.Contains(got, "d/chuckie-egg.sna (4016 characters)") || len(got) > 2*Most+40 {
+		t.Errorf("Path(a path of 4016 characters) = %s", got)
+	}
+}

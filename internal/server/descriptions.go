@@ -79,7 +79,7 @@ const callDescription = `Calls a routine the machine holds, as its own CALL woul
 
 Arguments:
 - handle (required): the machine.
-- address (required): where the routine begins, &0000 to &FFFF, as &BB06, #BB06, 0xBB06, decimal digits or a number. It is read where the processor reads it: beneath a CPC's enabled ROMs the call runs the ROM, not the RAM there.
+- address (required): where the routine begins, &0000 to &FFFF, as &BB06, $BB06, #BB06, 0xBB06, decimal digits or a number. It is read where the processor reads it: beneath a CPC's enabled ROMs the call runs the ROM, not the RAM there.
 - values: fields to write first, as set writes them and with set's checks, all or none: an object of inspect paths and values, such as {"cpu.a": 65, "cpu.h": "&C0", "cpu.l": 0}. The journal keeps them as given.
 
 The program counter is pushed where the stack pointer stands, high byte first, and the processor starts at address. The call ends when the processor comes back to the pushed address with the stack pointer where it was, as the routine's own RET leaves it, between instructions. The machine then stands where it stood, with whatever the routine left in the registers and memory. A processor halted on HALT before the call is halted there again after it.
@@ -129,7 +129,7 @@ const peekDescription = `Reads a machine's memory as its processor would: throug
 
 Arguments:
 - handle (required): the machine.
-- address (required): where to start: &BB06, #BB06, 0xBB06, decimal digits or a number, &0000 to &FFFF (with ram, to the RAM's last address); or cpu.sp or cpu.pc for the address that register holds.
+- address (required): where to start: &BB06, $BB06, #BB06, 0xBB06, decimal digits or a number, &0000 to &FFFF (with ram, to the RAM's last address); or cpu.sp or cpu.pc for the address that register holds.
 - length: how many bytes, 1 to 4096; 16 if not given.
 - ram: read a CPC's RAM by its own addresses, whatever is paged in and whatever ROM is enabled over it: &00000 to &0FFFF, and on a 6128 &10000 to &1FFFF for its second 64K. A Spectrum takes none: its RAM has only the processor's addresses.
 - rom: read one of a CPC's ROMs by name, whatever the Gate Array enables and without touching it: "lower", the firmware, at &0000-&3FFF, or an upper ROM's number, 0 to 255, at &C000-&FFFF (0 is BASIC, 7 AMSDOS on a 664 or 6128; a number with no ROM fitted is answered by ROM 0, as the machine answers it). The address must lie in that 16K, and the read stops at its end. Not with ram; a Spectrum takes none.
@@ -149,7 +149,7 @@ const pokeDescription = `Writes bytes into a machine's memory as its processor w
 
 Arguments:
 - handle (required): the machine.
-- address (required): where the first byte goes: &BB06, #BB06, 0xBB06, decimal digits or a number, &0000 to &FFFF (with ram, to the RAM's last address).
+- address (required): where the first byte goes: &BB06, $BB06, #BB06, 0xBB06, decimal digits or a number, &0000 to &FFFF (with ram, to the RAM's last address).
 - bytes (required): the bytes, as pairs of hex digits, with spaces between pairs or none: "3E 01 C9".
 - ram: write a CPC's RAM by its own addresses, &00000 to &0FFFF, and on a 6128 &10000 to &1FFFF, whatever the banking pages in. A Spectrum takes none.
 

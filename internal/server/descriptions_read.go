@@ -11,7 +11,7 @@ const disassembleDescription = `Lists a machine's memory as the instructions its
 
 Arguments:
 - handle (required): the machine.
-- address (required): where the first instruction begins: &BB06, #BB06, 0xBB06, decimal digits or a number, &0000 to &FFFF; or cpu.pc or cpu.sp for the address that register holds. With ram, a RAM address: &00000 to &0FFFF in the base 64K, and on a 6128 &10000 to &1FFFF in its second; cpu.pc and cpu.sp, which are the processor's addresses, are refused there.
+- address (required): where the first instruction begins: &BB06, $BB06, #BB06, 0xBB06, decimal digits or a number, &0000 to &FFFF; or cpu.pc or cpu.sp for the address that register holds. With ram, a RAM address: &00000 to &0FFFF in the base 64K, and on a 6128 &10000 to &1FFFF in its second; cpu.pc and cpu.sp, which are the processor's addresses, are refused there.
 - count: how many instructions to list, 1 to 1000; 16 if not given. A firmware restart and its word count as one.
 - ram: list a CPC's RAM by its own addresses, whatever the banking pages in and whatever ROM is enabled over it: the 64K the address is in, listed as the processor would list it alone with the ROMs disabled, in RAM configuration 0 for the base 64K and 2 for a 6128's second. The listing wraps within that 64K, from &0FFFF to &00000 or from &1FFFF to &10000, and names each instruction by its RAM address; the texts (a relative jump's target, a JP's or CALL's address, a firmware name) are the processor's, as that configuration pages the 64K in at &0000. A Spectrum takes none: its RAM has only the processor's addresses.
 - rom: list one of a CPC's ROMs by name, whatever the Gate Array enables and without touching it: "lower", from &0000-&3FFF, or an upper ROM's number, 0 to 255, from &C000-&FFFF (0 is BASIC, 7 AMSDOS on a 664 or 6128; a number with no ROM fitted is answered by ROM 0). The address must lie in that 16K; the rest of memory, which the listing may run into and a restart's check reads, is read as with that ROM and the lower ROM enabled. Not with ram; a Spectrum takes none.
@@ -40,7 +40,7 @@ Arguments:
 - bytes: the bytes to find, 1 to 256 of them, as pairs of hex digits in either case, with spaces between pairs or none, and ?? for a byte that may be anything: "CD 18 BB", "3E ?? C9". An address is held low byte first, so "18 BB" finds every CALL, JP and LD that names &BB18, and every table that holds it.
 - text: ASCII text to find, 1 to 256 characters. Each character matches a byte on the byte's low seven bits, whatever its eighth, because both machines' ROMs end many of their words by setting the last character's bit 7 (the 48K ROM's keywords and messages, the CPC firmware's cassette messages); case counts.
 Give bytes or text, not both.
-- from: where to begin searching, in any form an address takes (&BB06, #BB06, 0xBB06, decimal digits or a number): &0000 to &FFFF, or with ram to the RAM's last address. A previous answer's next, to search again for the rest. &0000 if not given.
+- from: where to begin searching, in any form an address takes (&BB06, $BB06, #BB06, 0xBB06, decimal digits or a number): &0000 to &FFFF, or with ram to the RAM's last address. A previous answer's next, to search again for the rest. &0000 if not given.
 - ram: search a CPC's RAM by its own addresses, &00000 to &0FFFF, and on a 6128 on through its second 64K, &10000 to &1FFFF, whatever the banking pages in and whatever ROM is enabled over it. A Spectrum takes none: its RAM has only the processor's addresses.
 - rom: search one of a CPC's ROMs by name, whatever the Gate Array enables and without touching it: "lower", at &0000-&3FFF, or an upper ROM's number, 0 to 255, at &C000-&FFFF (0 is BASIC, 7 AMSDOS on a 664 or 6128; a number with no ROM fitted is answered by ROM 0). from is then in that 16K, its first address if not given, and each match's rom names the ROM. Not with ram; a Spectrum takes none.
 
@@ -61,7 +61,7 @@ Arguments:
 - state: a state kept of this machine with state_keep and not dropped, by the name state_keep answered (s1, s2 and on); its RAM is compared.
 - with: another CPC standing in this server, by its handle; its RAM is compared as it stands once every request asked of it before this one is done. A cpc464 or cpc664 may stand beside a cpc6128.
 Give state or with, not both.
-- from: the RAM address to begin comparing at, in any form an address takes (&BB06, #BB06, 0xBB06, decimal digits or a number), &0000 to the end of the smaller RAM (&10000 or &20000, where nothing is left). A previous answer's next, to compare again for the rest. &0000 if not given.
+- from: the RAM address to begin comparing at, in any form an address takes (&BB06, $BB06, #BB06, 0xBB06, decimal digits or a number), &0000 to the end of the smaller RAM (&10000 or &20000, where nothing is left). A previous answer's next, to compare again for the rest. &0000 if not given.
 
 The RAM is compared by its own addresses, whatever either side has paged in and whatever ROM is enabled over it: &00000 to &0FFFF, and on a 6128 &10000 to &1FFFF, its second 64K, in the order its blocks lie whatever RAM configuration stands. RAMs of different sizes, a 6128's 128K beside a 64K, are compared as far as the smaller reaches. A byte that holds the same value on both sides is no difference, even where a write put it there since.
 

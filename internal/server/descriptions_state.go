@@ -12,7 +12,7 @@ A state keeps everything the machine holds: the processor, even inside a chain o
 
 The server names the state: s1, s2 and on, in the order states are kept of this machine, never given twice, not even once a state is let go. A name belongs to its machine: state_restore, state_drop and compare take it with the machine's handle, and a state is put back into the machine it was kept of and no other. States last as long as their machine, or the server.
 
-States are cheap: RAM and picture are kept in pages of 4K, and a page the machine holds as it held it when the state before was kept or put back, there or elsewhere, as a scrolled picture holds it, is shared rather than copied. A 6128 kept after each frame's run takes about 15K a state at BASIC's prompt and about 36K while its screen scrolls every frame; a Spectrum about 74K, since its 64K of memory is kept whole.
+States are cheap: RAM and picture are kept in pages of 4K, and a page the machine holds as it held it when the state before was kept or put back, there or elsewhere, as a scrolled picture holds it, is shared rather than copied. A 6128 kept after each frame's run takes about 15K a state at BASIC's prompt and about 36K while its screen scrolls every frame; a Spectrum about 9K at BASIC's prompt. The first state kept of a machine shares nothing and takes more: about 45K for a Spectrum.
 
 Answers {handle, state, tick, bytes, states}: the state's name, the tick it stands at, the bytes of the server's memory it takes of its own beyond the pages it shares, and every state the machine holds now, oldest first.
 

@@ -16,7 +16,7 @@ func TestPeekAddressForms(t *testing.T) {
 	w := machineWire(t)
 	h := w.boot("spectrum48")
 	w.tool("poke", args{"handle": h, "address": "&C000", "bytes": "01 02 03 04"}, nil)
-	for _, addr := range []any{"&C000", "#C000", "0xC000", "0XC000", "49152", 49152, "&c000"} {
+	for _, addr := range []any{"&C000", "$C000", "#C000", "0xC000", "0XC000", "49152", 49152, "&c000"} {
 		var p host.Peeked
 		w.tool("peek", args{"handle": h, "address": addr, "length": 4}, &p)
 		if p.Address != "&C000" || p.Bytes != "01 02 03 04" || p.Length != 4 {
@@ -44,9 +44,9 @@ func TestPeekAddressForms(t *testing.T) {
 	}{
 		{args{"address": "&10000"}, `argument "address" is &10000, past &FFFF, the last address here`},
 		{args{"address": 65536}, `argument "address" is &10000, past &FFFF`},
-		{args{"address": -1}, `argument "address" is "-1", which is no address`},
+		{args{"address": -1}, `argument "address" is -1; it must be at least 0`},
 		{args{"address": 1.5}, `argument "address" is a number (1.5); it must be a string or an integer`},
-		{args{"address": "&GG00"}, `argument "address" is "&GG00", which is no address: write &BB06, #BB06, 0xBB06 or decimal digits`},
+		{args{"address": "&GG00"}, `argument "address" is "&GG00", which is no address: write &BB06, $BB06, #BB06, 0xBB06 or decimal digits`},
 		{args{"address": "cpu.hl"}, `argument "address" is "cpu.hl", which is no address`},
 		{args{"address": "&"}, `which is no address`},
 		{args{"address": true}, `argument "address" is a boolean; it must be a string or an integer`},

@@ -267,6 +267,14 @@ func TestSnapshotOpen(t *testing.T) {
 		t.Errorf("cpu.pc is %v, not what the snapshot's stack holds", pc)
 	}
 
+	// Its hash in capitals is its hash (issue 19, item 10), and the
+	// journal names it in the lower case the answers write.
+	var upper host.Opened
+	w.tool("machine_open", args{"machine": "spectrum48", "snapshot": path, "snapshot_sha256": strings.ToUpper(want.SHA256)}, &upper)
+	if upper.Files[1] != want {
+		t.Errorf("opened by its hash in capitals: %+v, want %+v", upper.Files[1], want)
+	}
+
 	// The same file changed gives another hash.
 	snap[27] ^= 0xFF
 	os.WriteFile(path, snap, 0o644)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strconv"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -235,10 +236,7 @@ func decodeArguments(tool string, schema *jsonschema.Schema, resolved *jsonschem
 			return fmt.Errorf("arguments: %w", err)
 		}
 	}
-	var generic map[string]any
-	if err := json.Unmarshal(raw, &generic); err != nil {
-		return fmt.Errorf("arguments: %w", err)
-	}
+	generic, _ := floats(args).(map[string]any)
 	if err := resolved.Validate(generic); err != nil {
 		return fmt.Errorf("arguments: %w", err)
 	}
@@ -252,6 +250,34 @@ func decodeArguments(tool string, schema *jsonschema.Schema, resolved *jsonschem
 		return fmt.Errorf("arguments: %w", err)
 	}
 	return nil
+}
+
+// floats gives the arguments as the SDK's validator reads them, each
+// number a float64. A number the checks let through is one no bound
+// constrains, inside an object of set's values, say, and may be too large
+// for a float64; it stands as 0, which no such check can refuse.
+func floats(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		f, err := strconv.ParseFloat(x.String(), 64)
+		if err != nil {
+			return 0.0
+		}
+		return f
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = floats(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = floats(e)
+		}
+		return out
+	}
+	return v
 }
 
 // kindOfGo says in words what JSON a Go type takes.

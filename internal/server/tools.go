@@ -36,13 +36,13 @@ func init() {
 	typeSchemas[reflect.TypeFor[host.Address]()] = &jsonschema.Schema{
 		AnyOf: []*jsonschema.Schema{
 			{Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(maxAddressLength), Description: "hexadecimal after &, $, # or 0x (&BB06, $BB06, #BB06, 0xBB06), or decimal digits (47878)"},
-			{Type: "integer", Description: "the address in decimal"},
+			{Type: "integer", Minimum: jsonschema.Ptr(0.0), Description: "the address in decimal"},
 		},
 	}
 	typeSchemas[reflect.TypeFor[host.ReadAddress]()] = &jsonschema.Schema{
 		AnyOf: []*jsonschema.Schema{
 			{Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(maxAddressLength), Description: "hexadecimal after &, $, # or 0x (&BB06, $BB06, #BB06, 0xBB06), decimal digits (47878), or cpu.sp or cpu.pc for the address that register holds"},
-			{Type: "integer", Description: "the address in decimal"},
+			{Type: "integer", Minimum: jsonschema.Ptr(0.0), Description: "the address in decimal"},
 		},
 	}
 	typeSchemas[reflect.TypeFor[host.ROMSelect]()] = &jsonschema.Schema{

@@ -1379,15 +1379,15 @@ func TestScreenLayouts(t *testing.T) {
 		{h, args{"base": "&C800"}, `argument "base" is &C800`},
 		{h, args{"base": "&10000"}, `argument "base" is &10000, past &FFFF, the last address here: the video reads the base 64K alone`},
 		{h, args{"start": "&4000"}, `argument "start" is &4000, past &3FFF, the last address here (the 6845's start address is 14 bits)`},
-		{h, args{"width": 81}, `the video layout reads characters of two bytes, so the width is even`},
+		{h, args{"width": 81}, `argument "width": 81 bytes across; the video layout reads characters of two bytes, so it must be even`},
 		{h, args{"width": 0}, `argument "width" is 0; it must be from 1 to 512`},
 		{h, args{"height": 4097}, `argument "height" is 4097; it must be from 1 to 4096`},
 		{h, args{"lines": 33}, `argument "lines" is 33; it must be from 1 to 32`},
 		{h, args{"mode": 4}, `argument "mode" is 4; it must be from 0 to 3`},
 		{h, args{"inks": []int{1, 32}}, `argument "inks": pen 1's ink is 32; a hardware colour code is 0 to 31`},
 		{h, args{"inks": make([]int, 17)}, `argument "inks" has 17 items; it may have at most 16`},
-		{h, args{"layout": "linear", "base": "&1FFFF", "width": 2, "height": 1}, `runs to &20001, past the RAM's end at &20000`},
-		{h, args{"layout": "linear", "width": 512, "height": 300}, `is 153600 bytes; the most is 131072`},
+		{h, args{"layout": "linear", "base": "&1FFFF", "width": 2, "height": 1}, `arguments "base", "width" and "height": 2 bytes by 1 lines from &1FFFF run to &20001, past the RAM's end at &20000`},
+		{h, args{"layout": "linear", "width": 512, "height": 300}, `arguments "width" and "height": 512 bytes by 300 lines is 153600 bytes; a screen reads at most 131072`},
 	} {
 		a := args{"handle": tt.h}
 		for k, v := range tt.args {

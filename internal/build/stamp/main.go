@@ -49,11 +49,12 @@ import (
 // emulatorRoots are the emulator's own packages, relative to the module
 // root: the chips, the boards, the media and the disassembler, and the
 // pieces the machines share (the monitor's picture, the CPC's keyboard,
-// typing). A new emulator package outside these belongs in this list, or
+// typing, the quoting of what a request sent in their errors). A new
+// emulator package outside these belongs in this list, or
 // better under one of them (docs/architecture.md).
 var emulatorRoots = []string{
 	"internal/chip", "internal/machine", "internal/media", "internal/disasm",
-	"internal/picture", "internal/cpckeys", "internal/typing",
+	"internal/picture", "internal/cpckeys", "internal/typing", "internal/quote",
 }
 
 // rootFiles pin or drive the build from the module root.

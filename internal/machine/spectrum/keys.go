@@ -6,6 +6,8 @@ import (
 
 	"colophon/internal/chip/ula"
 	"colophon/internal/typing"
+
+	"colophon/internal/quote"
 )
 
 // keyNames are the forty keys, by the legends on their caps (KEY-2), as
@@ -57,7 +59,7 @@ func matrix(names []string) ([8]uint8, error) {
 	for _, n := range names {
 		p, ok := lookup(n)
 		if !ok {
-			return [8]uint8{}, fmt.Errorf("spectrum48 has no key %q (its keys are %s)", n, strings.Join(KeyNames(), " "))
+			return [8]uint8{}, fmt.Errorf("spectrum48 has no key %s (its keys are %s)", quote.String(n), strings.Join(KeyNames(), " "))
 		}
 		m[p.row] |= 1 << p.bit
 	}

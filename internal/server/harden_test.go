@@ -1,0 +1,157 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// Issue 19: nothing an agent sends can break the server, and every refusal
+// says what was wrong in the same words wherever it is made.
+
+// TestAddressFormsEverywhere holds item 10: every argument that takes an
+// address takes it in each form the schemas list, &, $, # and 0x before
+// hexadecimal digits or decimal digits alone, and refuses "" alike,
+// rather than reading it as &0000 in one tool and refusing it in another.
+func TestAddressFormsEverywhere(t *testing.T) {
+	w := machineWire(t)
+	h := w.open("cpc6128")
+	w.tool("state_keep", args{"handle": h}, nil)
+	cases := []struct {
+		tool, arg string
+		base      args
+	}{
+		{"peek", "address", args{}},
+		{"poke", "address", args{"bytes": "00"}},
+		{"disassemble", "address", args{"count": 1}},
+		{"find", "from", args{"text": "A"}},
+		{"compare", "from", args{"state": "s1"}},
+		{"screen", "base", args{"layout": "linear", "width": 2, "height": 1}},
+		{"call", "address", args{"values": args{"cpu.sp": "&C000"}}},
+	}
+	forms := []any{"&4000", "$4000", "#4000", "0x4000", "16384", 16384}
+	for _, c := range cases {
+		for _, form := range forms {
+			a := args{"handle": h, c.arg: form}
+			for k, v := range c.base {
+				a[k] = v
+			}
+			res := w.toolResult(c.tool, a)
+			if res["isError"] == true {
+				t.Errorf("%s %s: refused: %v", c.tool, mustJSON(t, a), res["content"])
+			}
+		}
+		a := args{"handle": h, c.arg: ""}
+		for k, v := range c.base {
+			a[k] = v
+		}
+		if got := w.refused(c.tool, a); !strings.HasPrefix(got, `argument "`+c.arg+`" is empty`) {
+			t.Errorf("%s with %s \"\" refused as %q; want it refused as empty", c.tool, c.arg, got)
+		}
+	}
+}
+
+// TestMessages holds item 10: the inconsistencies the audit found, each
+// put right where it stood.
+func TestMessages(t *testing.T) {
+	w := machineWire(t)
+	c := w.open("cpc6128")
+	s := w.open("spectrum48")
+	w.tool("state_keep", args{"handle": c}, nil)
+	for _, tt := range []struct {
+		tool string
+		args args
+		want string
+	}{
+		// 0 is refused, so the range says 1.
+		{"step", args{"handle": s, "instructions": -1}, `argument "instructions" is -1; it must be from 1 to 100000`},
+		{"step", args{"handle": s, "instructions": 0}, `argument "instructions" is 0; it must be from 1 to 100000`},
+		// A number is no string, and is not quoted as one.
+		{"peek", args{"handle": s, "address": -1}, `argument "address" is -1; it must be at least 0`},
+		{"run", args{"handle": s, "frames": 0}, `argument "frames" is 0; it must be from 1 to 1500`},
+		{"run", args{"handle": s, "ticks": 0}, `argument "ticks" is 0; it must be at least 1`},
+		// The end of the RAM compared is the end, not the last address.
+		{"compare", args{"handle": c, "state": "s1", "from": "&20001"}, `argument "from" is &20001, past &20000, the end of the RAM compared`},
+		// A SHA-256 is 64 hex digits; anything else is no SHA-256, not a
+		// file that has changed.
+		{"machine_open", args{"machine": "spectrum48", "snapshot": "x.sna", "snapshot_sha256": "abc"}, `argument "snapshot_sha256" is "abc", which is no SHA-256`},
+		{"machine_open", args{"machine": "spectrum48", "snapshot": ""}, `argument "snapshot" is empty`},
+		{"machine_open", args{"machine": "spectrum48", "snapshot_sha256": ""}, `argument "snapshot_sha256" is empty`},
+	} {
+		if got := w.refused(tt.tool, tt.args); got != tt.want && !strings.HasPrefix(got, tt.want) {
+			t.Errorf("%s %s refused as\n %q\nwant %q", tt.tool, mustJSON(t, tt.args), got, tt.want)
+		}
+	}
+	// The frames and ticks schemas say where they begin.
+	list := mustResult(t, "tools/list", w.call("tools/list", nil))
+	for _, tool := range list["tools"].([]any) {
+		tool := tool.(map[string]any)
+		if tool["name"] != "run" {
+			continue
+		}
+		props := tool["inputSchema"].(map[string]any)["properties"].(map[string]any)
+		for _, p := range []string{"frames", "ticks"} {
+			if min := props[p].(map[string]any)["minimum"]; min != 1.0 {
+				t.Errorf("run's %s schema has minimum %v; want 1", p, min)
+			}
+		}
+	}
+}
+
+// TestHugeArgumentsAnsweredShort holds item 2: whatever a request sends,
+// ten megabytes of a handle, a path, a key, a state's name or an
+// argument's name, a million digits, a hundred thousand arguments, its
+// refusal quotes 80 characters of it at most, and the machine stands as it
+// was.
+func TestHugeArgumentsAnsweredShort(t *testing.T) {
+	w := machineWire(t)
+	h := w.open("cpc6128")
+	w.tool("state_keep", args{"handle": h}, nil)
+	before := w.inspect(h, "")
+	huge := strings.Repeat("A", 10<<20)
+	digits := json.Number(strings.Repeat("9", 1000000))
+	many := args{"handle": h}
+	for i := range 100000 {
+		many[fmt.Sprintf("a%d", i)] = i
+	}
+	for _, tt := range []struct {
+		tool string
+		args args
+		want string
+	}{
+		{"run", args{"handle": huge, "frames": 1}, `argument "handle" is 10485760 characters long; it may be at most 64`},
+		{"run", args{"handle": h, huge: 1}, `unknown argument "AAAA`},
+		{"run", args{"handle": h, "frames": digits}, `argument "frames" is a number of 1000000 digits`},
+		{"run", args{"handle": h, "ticks": digits}, `argument "ticks" is a number of 1000000 digits`},
+		{"run", args{"handle": h, "frames": 1, "keys": []any{huge}}, `argument "keys[0]" is 10485760 characters long; it may be at most 32`},
+		{"run", many, `unknown argument "a`},
+		{"set", args{"handle": h, "values": args{huge: 1}}, `argument "values": AAAA`},
+		{"set", args{"handle": h, "values": args{"cpu": args{huge: 1}}}, `argument "values": cpu.AAAA`},
+		{"set", args{"handle": h, "values": args{"cpu.a": "&" + huge}}, `argument "values": cpu.a: "&AAAA`},
+		{"set", args{"handle": h, "values": args{"cpu.a": digits}}, `argument "values": cpu.a: 9999`},
+		{"call", args{"handle": h, "address": "&4000", "values": args{huge: 1}}, `argument "values": AAAA`},
+		{"inspect", args{"handle": h, "path": huge}, `argument "path" is 10485760 characters long; it may be at most 128`},
+		{"peek", args{"handle": h, "address": huge}, `argument "address" is 10485760 characters long; it may be at most 32`},
+		{"compare", args{"handle": h, "state": huge}, `argument "state" is 10485760 characters long; it may be at most 64`},
+		{"state_restore", args{"handle": h, "state": huge}, `argument "state" is 10485760 characters long; it may be at most 64`},
+		{"type", args{"handle": h, "text": huge}, `argument "text" is 10485760 characters long; it may be at most 250`},
+		{"find", args{"handle": h, "bytes": huge}, `argument "bytes" is 10485760 characters long; it may be at most 1024`},
+		{"poke", args{"handle": h, "address": 0, "bytes": huge}, `argument "bytes" is 10485760 characters long; it may be at most 393216`},
+		{"machine_open", args{"machine": huge}, `argument "machine" is "AAAA`},
+		{"machine_open", args{"machine": "spectrum48", "snapshot": huge}, `argument "snapshot" is 10485760 characters long; it may be at most 4096`},
+		{"machine_open", args{"machine": "cpc464", "crtc": digits}, `argument "crtc" is a number of 1000000 digits`},
+	} {
+		got := w.refused(tt.tool, tt.args)
+		if !strings.HasPrefix(got, tt.want) {
+			t.Errorf("%s refused as %.300q; want it to begin %q", tt.tool, got, tt.want)
+		}
+		if len(got) > 1000 {
+			t.Errorf("%s refused in %d bytes: %.300s…", tt.tool, len(got), got)
+		}
+	}
+	if after := w.inspect(h, ""); !reflect.DeepEqual(after, before) {
+		t.Errorf("refused requests changed the machine")
+	}
+}
