@@ -53,9 +53,14 @@ import (
 // unmarked, so a state after it costs the pages the frame changed and the
 // struct, and keeping it reads those pages alone (docs/performance.md,
 // "States"). A page once kept is never written; it is let go with the
-// last state that holds it. A disc or a tape, when a machine has them, is
-// one more buffer the machine marks and a state keeps so, and states kept
-// while a disc does not change share its pages (KEEP-7).
+// last state that holds it. A disc, when a machine has one, is one more
+// buffer the machine marks and a state keeps so, and states kept while a
+// disc does not change share its pages (KEEP-7). A tape is a buffer that
+// nothing writes once it is read (package tape): the deck, which the
+// machine holds by value, points at it, so a state keeps the tape where it
+// has played to, and the tape itself, by that pointer, sharing it with the
+// machine and with every state kept while it was in; a restore puts that
+// tape back in the deck though another has gone in since (KEEP-1, KEEP-2).
 //
 // Putting a state back writes the pages where the machine differs from
 // it: those the machine marked since, and those where the state's page is

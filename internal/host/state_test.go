@@ -511,6 +511,7 @@ func TestStateKeepsEveryPointer(t *testing.T) {
 			"pages[].read":  "the memory map: RAM kept in pages, or firmware",
 			"pages[].write": "the memory map: RAM kept in pages",
 			"marks":         "the pages written since the host last looked, not the machine's state: shared, and cleared by keep and restore",
+			"Tape.tape":     "the tape in the deck, which nothing writes: a state holds it by its pointer, shared with the machine and every state kept while it was in",
 			// Within the Monitor, followed.
 			"Monitor.Raster":  "a buffer kept in pages (Buffers' raster)",
 			"Monitor.changed": "the raster's lines painted anew, the marks' part: shared, and cleared by keep and restore",
@@ -522,6 +523,7 @@ func TestStateKeepsEveryPointer(t *testing.T) {
 			"marks":      "the pages written since the host last looked, not the machine's state: shared, and cleared by keep and restore",
 			"ULA.pic":    "followed: the picture kept by value (spectrumImage.picture)",
 			"observer":   "a run's observer, set only within one request",
+			"Tape.tape":  "the tape in the deck, which nothing writes: a state holds it by its pointer, shared with the machine and every state kept while it was in",
 			// Within the picture, followed.
 			"ULA.pic.Pix":     "a buffer kept in pages (Buffers' picture)",
 			"ULA.pic.Palette": "the ULA's palette, never written",

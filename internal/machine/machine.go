@@ -14,6 +14,7 @@ import (
 	"fmt"
 
 	"colophon/internal/chip/z80"
+	"colophon/internal/media/tape"
 	"colophon/internal/picture"
 )
 
@@ -249,6 +250,15 @@ type Processor interface {
 // BeforeInspect, Validate and AfterSet.
 type Inspectable interface {
 	InspectRoot() any
+}
+
+// TapeDeck is a machine with a cassette deck (spec, "Discs and tapes").
+type TapeDeck interface {
+	// InsertTape puts a tape in the deck at the machine's tick, rewound,
+	// with PLAY pressed, in place of any tape there.
+	InsertTape(t *tape.Tape)
+	// TapeDeck is the deck, as it stands at the machine's tick.
+	TapeDeck() *tape.Deck
 }
 
 // PageSize is the size of the pages a Dirty machine marks: 4K, which is

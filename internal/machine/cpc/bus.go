@@ -316,6 +316,8 @@ func (m *CPC) ioWrite(port uint16, v byte, iorq uint64) {
 	if port&0x0800 == 0 {
 		m.PPI.Write(int(port>>8)&3, v)
 		m.runPSG(iorq)
+		// The cassette motor, port C bit 4 (cpctech, "8255 PPI").
+		m.Tape.SetMotor(m.pins(ppi.PortC)&0x10 != 0, iorq)
 	}
 	// The disc interface: A10 and A7 low; A8 low is the motor, high the
 	// controller (cpctech, "Floppy disc controller").
@@ -370,6 +372,7 @@ func (m *CPC) ioRead(port uint16, iorq, taken uint64) byte {
 	}
 	if port&0x0800 == 0 {
 		m.catchUp(taken)
+		m.Tape.Run(taken)
 		m.presentPortB()
 		m.runPSG(iorq)
 		if r, driven := m.PPI.Read(int(port>>8) & 3); driven {
@@ -386,12 +389,16 @@ func (m *CPC) ioRead(port uint16, iorq, taken uint64) byte {
 func (m *CPC) presentPortB() { m.PPI.SetInput(ppi.PortB, m.portB()) }
 
 // portB is what the board holds on PPI port B's pins (cpctech, "8255
-// PPI"): bit 7 the cassette's read data, low with no tape; bit 6 the
+// PPI"): bit 7 the cassette's read data, the level at the deck's head as
+// it was last run, low with no tape; bit 6 the
 // printer's BUSY, pulled high with no printer; bit 5 the expansion port's
 // /EXP, low as the reference measures it; bit 4 the refresh link, high for
 // 50 Hz; bits 3-1 the manufacturer; bit 0 the 6845's VSYNC.
 func (m *CPC) portB() byte {
 	v := byte(0x40) | m.Manufacturer<<1&0x0E
+	if m.Tape.Level {
+		v |= 0x80
+	}
 	if m.FiftyHz {
 		v |= 0x10
 	}

@@ -44,6 +44,7 @@ import (
 	"colophon/internal/chip/z80"
 	"colophon/internal/cpckeys"
 	"colophon/internal/machine"
+	"colophon/internal/media/tape"
 )
 
 // Model is which of the three machines a board is.
@@ -177,6 +178,9 @@ type CPC struct {
 	Manufacturer byte `inspect:"manufacturer"`
 	// Motor is the disc drives' motor line (&FA7E bit 0).
 	Motor bool `inspect:"motor"`
+	// Tape is the cassette deck: its motor on PPI port C bit 4, its data
+	// on port B bit 7.
+	Tape tape.Deck `inspect:"tape"`
 
 	lowerROM []byte
 	upperROM [256][]byte

@@ -3,8 +3,10 @@ package cpc
 import (
 	"fmt"
 
+	"colophon/internal/chip/ppi"
 	"colophon/internal/chip/z80"
 	"colophon/internal/machine"
+	"colophon/internal/media/tape"
 )
 
 // Source names the memory a read of addr finds as the banking stands
@@ -35,7 +37,28 @@ func (m *CPC) InspectRoot() any { return m }
 
 // BeforeInspect brings the video, which runs behind the processor, up to
 // the machine's tick.
-func (m *CPC) BeforeInspect() { m.settle() }
+func (m *CPC) BeforeInspect() {
+	m.settle()
+	m.Tape.Run(m.CPU.Tick)
+}
+
+// Deck is how a CPC drives its deck: at its clock, 4 MHz, 8/7 of the
+// format's; the tape moving only while the motor runs (DT-20); and by an
+// Amstrad's rules, which pass over the blocks that stop a Spectrum's tape
+// (DT-23).
+var Deck = tape.Config{Machine: tape.Amstrad, Clock: 4000000, Motor: true}
+
+// InsertTape puts a tape in the deck at the machine's tick, with the reel
+// at rest and PLAY pressed; it moves once the motor has run 50 ms.
+func (m *CPC) InsertTape(t *tape.Tape) {
+	m.Tape.Insert(t, Deck, m.CPU.Tick, m.pins(ppi.PortC)&0x10 != 0)
+}
+
+// TapeDeck is the deck, run up to the machine's tick.
+func (m *CPC) TapeDeck() *tape.Deck {
+	m.Tape.Run(m.CPU.Tick)
+	return &m.Tape
+}
 
 // Validate refuses what set may not leave in the board (IS-6): a RAM
 // configuration other than 0 on a 64K machine, which has no PAL, and a
@@ -62,4 +85,5 @@ var (
 	_ machine.Processor   = (*CPC)(nil)
 	_ machine.Inspectable = (*CPC)(nil)
 	_ machine.Dirty       = (*CPC)(nil)
+	_ machine.TapeDeck    = (*CPC)(nil)
 )

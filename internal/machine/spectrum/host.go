@@ -7,6 +7,7 @@ import (
 	"colophon/internal/chip/z80"
 	"colophon/internal/inspect"
 	"colophon/internal/machine"
+	"colophon/internal/media/tape"
 )
 
 // What a host asks of a Spectrum beyond machine.Machine: its memory as the
@@ -18,7 +19,24 @@ var (
 	_ inspect.BeforeInspecter = (*Spectrum)(nil)
 	_ inspect.AfterSetter     = (*Spectrum)(nil)
 	_ inspect.Validator       = (*Spectrum)(nil)
+	_ machine.TapeDeck        = (*Spectrum)(nil)
 )
+
+// Deck is how a Spectrum drives its deck: at its clock, 3.5 MHz, the
+// format's own; with no motor line, so that the tape plays from the tick
+// it goes in (DT-18); and by a 48K's rules, which a block that stops the
+// tape "if in 48K mode" stops.
+var Deck = tape.Config{Machine: tape.Spectrum48, Clock: 3500000}
+
+// InsertTape puts a tape in the deck at the machine's tick, and presses
+// PLAY.
+func (s *Spectrum) InsertTape(t *tape.Tape) { s.Tape.Insert(t, Deck, s.CPU.Tick, false) }
+
+// TapeDeck is the deck, run up to the machine's tick.
+func (s *Spectrum) TapeDeck() *tape.Deck {
+	s.Tape.Run(s.CPU.Tick)
+	return &s.Tape
+}
 
 // Source names the memory a read of addr finds: the ROM below &4000, for
 // good, and the RAM above it, which has no addresses of its own but the
@@ -38,6 +56,7 @@ func (s *Spectrum) Processor() *z80.CPU { return &s.CPU }
 // tick of the frame the machine stands at, so that inspect reads what the
 // chips hold now.
 func (s *Spectrum) BeforeInspect() {
+	s.Tape.Run(s.CPU.Tick)
 	s.ULA.Sync(s.CPU.Tick)
 	s.FrameTickAt = s.ULA.FrameTick(s.CPU.Tick)
 }

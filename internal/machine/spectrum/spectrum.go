@@ -20,6 +20,7 @@ import (
 	"colophon/internal/chip/ula"
 	"colophon/internal/chip/z80"
 	"colophon/internal/machine"
+	"colophon/internal/media/tape"
 	"colophon/internal/picture"
 )
 
@@ -38,6 +39,9 @@ type Spectrum struct {
 	// inspect reads it and set writes it: BeforeInspect works it out, and
 	// AfterSet stands the ULA by it (IS-10). It is read nowhere else.
 	FrameTickAt uint64 `inspect:"frame_tick"`
+	// Tape is the cassette deck, whose level the ULA reads at its EAR
+	// socket.
+	Tape tape.Deck `inspect:"tape"`
 
 	// mem is the processor's whole address space: the ROM below &4000
 	// and the RAM above it. A write below &4000 changes nothing. It is
@@ -206,6 +210,8 @@ func (b *board) In(port uint16) uint8 {
 	_, read, end := b.ULA.Port(port, t1)
 	var v uint8
 	if port&1 == 0 {
+		// The tape's level at the EAR socket as the ULA reads its port.
+		b.ULA.EarIn = b.Tape.LevelAt(read)
 		v = b.ULA.Read(port)
 	} else {
 		v = b.ULA.Floating(read)
