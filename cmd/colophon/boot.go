@@ -46,6 +46,11 @@ const machineOptionsDoc = `  --machine NAME      the machine to build; there is 
   --wait N            frames to run after typing (default 0)
   --screenshot F.png  write the monitor's picture here as a paletted PNG
   --save F.sna        write the machine here as a snapshot
+  --tape FILE         put this tape in the deck before anything runs: a
+                      .tzx, or a .tap on a Spectrum, a .cdt on a CPC. A
+                      Spectrum's deck plays it from then on (type j"" and
+                      ENTER to LOAD ""); a CPC's once its firmware runs the
+                      motor (RUN" and a key; |TAPE first on a 664 or 6128)
   A file is written only where no file is.
 
   A CPC alone takes --sixty-hz, --full-raster, --no-double, --disc and
@@ -65,6 +70,9 @@ type runOptions struct {
 	// A CPC's own.
 	sixtyHz, fullRaster, noDouble bool
 	disc, saveDisc                string
+
+	// tape is the tape --tape puts in the deck before anything runs.
+	tape string
 }
 
 // cpcOnly names the options only a CPC takes, and why.
@@ -95,8 +103,7 @@ func parseRunOptions(name string, args []string) (*runOptions, []string, error) 
 	flags.BoolVar(&o.noDouble, "no-double", false, "")
 	flags.StringVar(&o.disc, "disc", "", "")
 	flags.StringVar(&o.saveDisc, "save-disc", "", "")
-	var tape string
-	flags.StringVar(&tape, "tape", "", "")
+	flags.StringVar(&o.tape, "tape", "", "")
 
 	var positional []string
 	for {
@@ -130,8 +137,8 @@ func parseRunOptions(name string, args []string) (*runOptions, []string, error) 
 			}
 		}
 	}
-	if set["tape"] {
-		return nil, nil, fmt.Errorf("--tape: tapes are not built yet in this build")
+	if set["tape"] && o.tape == "" {
+		return nil, nil, usage("--tape wants a tape file")
 	}
 	o.frames = k.StartFrames
 	if set["frames"] {
@@ -201,6 +208,9 @@ func runBoot(ctx context.Context, std stdio, args []string) error {
 // the ticks of standard frames, as the emulator's command line counts them
 // (spec, "Time"), and the typing begins where the frames end.
 func drive(ctx context.Context, std stdio, m cliMachine, o *runOptions) error {
+	if err := insertTape(m, o); err != nil {
+		return err
+	}
 	var frames uint64
 	last := machine.Done // how the last request ended
 	runFrames := func(n uint64) error {

@@ -8,7 +8,7 @@ const stateKeepDescription = `Keeps a machine as it stands, in the server's memo
 Arguments:
 - handle (required): the machine.
 
-A state keeps everything the machine holds: the processor, even inside a chain of DD/FD prefixes where a run stopped unsettled (no snapshot has room for that); every chip, the video as it stands against the processor, and the memory map; all the RAM; the monitor's picture and where its beam stands; the keys held; the tick; and the journal.
+A state keeps everything the machine holds: the processor, even inside a chain of DD/FD prefixes where a run stopped unsettled (no snapshot has room for that); every chip, the video as it stands against the processor, and the memory map; all the RAM; the monitor's picture and where its beam stands; the keys held; the tape in the deck, where it has played to, and how far a CPC's reel has come up to speed; the tick; and the journal.
 
 The server names the state: s1, s2 and on, in the order states are kept of this machine, never given twice, not even once a state is let go. A name belongs to its machine: state_restore, state_drop and compare take it with the machine's handle, and a state is put back into the machine it was kept of and no other. States last as long as their machine, or the server.
 

@@ -64,7 +64,6 @@ ERRORS
 var notYetBuilt = []struct{ name, instead string }{
 	{"disc_insert", "there is no disc drive yet"},
 	{"disc_save", "there is no disc drive yet"},
-	{"tape_insert", "there is no tape deck yet"},
 	{"snapshot_save", "snapshots are read by machine_open but not written"},
 	{"state_save", "states are kept in memory only, and machine_open takes no state file"},
 }

@@ -97,6 +97,7 @@ func (s *Server) addTools() {
 	addTool(s.mcp, &mcp.Tool{Name: "journal", Title: "Read what was done to a machine", Description: journalDescription, Annotations: reads}, h.Journal)
 	s.addReadingTools()
 	s.addStateTools()
+	s.addTapeTools()
 }
 
 // machineListArgs is machine_list's arguments: none.

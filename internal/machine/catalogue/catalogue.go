@@ -85,6 +85,10 @@ type Medium struct {
 	Slots []string
 	// Formats says what files it is read from.
 	Formats string
+	// Extensions are the endings, in lower case, of the names of the
+	// files it is read from, where the kind of file is told by its name,
+	// as a tape's is: .tzx, .cdt, .tap.
+	Extensions []string
 	// File is how long such a file may be (FILE-7).
 	File Limit
 }
@@ -176,6 +180,26 @@ var discs = Medium{
 	File:    MediaLimit,
 }
 
+// The decks (spec, "Discs and tapes": "a .tzx on either machine, a .cdt
+// on a CPC and a .tap on a Spectrum"; DT-16). A CDT is a TZX by another
+// name, and a .tap holds only the Spectrum ROM's blocks.
+var (
+	cpcTapes = Medium{
+		Kind:       Tape,
+		Slots:      []string{"deck"},
+		Formats:    "a CDT or a TZX (revision 1), blocks that carry their own timings in T-states of 3.5 MHz",
+		Extensions: []string{".cdt", ".tzx"},
+		File:       MediaLimit,
+	}
+	spectrumTapes = Medium{
+		Kind:       Tape,
+		Slots:      []string{"deck"},
+		Formats:    "a TZX (revision 1), or a TAP of blocks played at the ROM's timings",
+		Extensions: []string{".tzx", ".tap"},
+		File:       MediaLimit,
+	}
+)
+
 // Machines lists the machines: the three CPCs, then the Spectrum.
 var Machines = []*Machine{
 	cpcMachine(cpc.CPC464, "Amstrad CPC 464", firmware.CPC464),
@@ -188,6 +212,7 @@ var Machines = []*Machine{
 		StartFrames: 128,
 		Typing:      spectrum.Layout,
 		Snapshot:    spectrumSnapshot,
+		Media:       []Medium{spectrumTapes},
 		Lacks:       []Lack{{Disc, "a 48K Spectrum has no disc interface"}},
 		build: func(c Config) (machine.Machine, error) {
 			if c.Snapshot != nil {
@@ -211,6 +236,7 @@ func cpcMachine(model cpc.Model, title string, image firmware.Image) *Machine {
 		StartFrames: 78,
 		Typing:      cpc.Typing,
 		Snapshot:    cpcSnapshot,
+		Media:       []Medium{cpcTapes},
 	}
 	if model.DiscInterface() {
 		m.Firmware = append(m.Firmware, Socket{firmware.AMSDOS, fmt.Sprintf("upper ROM %d", cpc.AMSDOSSlot)})
