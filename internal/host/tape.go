@@ -10,13 +10,14 @@ import (
 	"colophon/internal/machine"
 	"colophon/internal/machine/catalogue"
 	"colophon/internal/media/tape"
+	"colophon/internal/quote"
 )
 
 // TapeInsertArgs are tape_insert's arguments.
 type TapeInsertArgs struct {
 	Handle string `json:"handle" jsonschema:"the machine whose deck takes the tape"`
-	Path   string `json:"path" jsonschema:"the tape file: a .tzx on either machine, a .cdt on a CPC, a .tap on a Spectrum; at most 16MB. A relative path is read from the server's working directory."`
-	SHA256 string `json:"sha256,omitempty" jsonschema:"the SHA-256 the file must have, in hex, as the journal names it; the tape is refused if the file holds anything else"`
+	Path   string `json:"path" jsonschema:"the tape file: a .tzx on either machine, a .cdt on a CPC, a .tap on a Spectrum; at most 16MB. A relative path is read from the server's working directory." maxLength:"4096"`
+	SHA256 string `json:"sha256,omitempty" jsonschema:"the SHA-256 the file must have, in hex, as the journal names it; the tape is refused if the file holds anything else" maxLength:"64"`
 }
 
 // TapeInserted is tape_insert's answer.
@@ -51,6 +52,10 @@ func (h *Host) TapeInsert(ctx context.Context, a TapeInsertArgs) (TapeInserted, 
 		if a.Path == "" {
 			return TapeInserted{}, fmt.Errorf("argument \"path\" is missing: the tape file, %s", extensions(medium))
 		}
+		want, err := sha256Given("sha256", a.SHA256)
+		if err != nil {
+			return TapeInserted{}, err
+		}
 		format, err := tapeFormat(a.Path, m.kind.name, medium)
 		if err != nil {
 			return TapeInserted{}, err
@@ -59,12 +64,12 @@ func (h *Host) TapeInsert(ctx context.Context, a TapeInsertArgs) (TapeInserted, 
 		if err != nil {
 			return TapeInserted{}, err
 		}
-		if a.SHA256 != "" && !strings.EqualFold(a.SHA256, f.SHA256) {
-			return TapeInserted{}, fmt.Errorf("tape %s has SHA-256 %s, not %s as sha256 asks: the file has changed", f.Path, f.SHA256, short(a.SHA256))
+		if want != "" && want != f.SHA256 {
+			return TapeInserted{}, fmt.Errorf("tape %s has SHA-256 %s, not %s as sha256 asks: the file has changed", quote.Path(f.Path), f.SHA256, want)
 		}
 		tp, err := tape.Open(format, b)
 		if err != nil {
-			return TapeInserted{}, fmt.Errorf("tape %s is refused, read as a %s: %w", f.Path, format, err)
+			return TapeInserted{}, fmt.Errorf("tape %s is refused, read as a %s: %w", quote.Path(f.Path), format, err)
 		}
 		tick := m.m.Tick()
 		deck.InsertTape(tp)
@@ -81,9 +86,9 @@ func tapeFormat(path, name string, medium *catalogue.Medium) (tape.Format, error
 	if !slices.Contains(medium.Extensions, ext) {
 		what := "has no ending"
 		if ext != "" {
-			what = "is a " + short(ext)
+			what = "is a " + quote.Raw(ext)
 		}
-		return 0, fmt.Errorf("argument \"path\": %s %s; %s takes %s", short(filepath.Base(path)), what, name, extensions(medium))
+		return 0, fmt.Errorf("argument \"path\": %s %s; %s takes %s", quote.Path(filepath.Base(path)), what, name, extensions(medium))
 	}
 	if ext == ".tap" {
 		return tape.TAP, nil
@@ -94,12 +99,4 @@ func tapeFormat(path, name string, medium *catalogue.Medium) (tape.Format, error
 // extensions says what files a deck takes.
 func extensions(medium *catalogue.Medium) string {
 	return strings.Join(medium.Extensions, " or ") + " (" + medium.Formats + ")"
-}
-
-// short quotes at most 80 characters of what a request sent.
-func short(s string) string {
-	if len(s) > 80 {
-		return fmt.Sprintf("%q...", s[:80])
-	}
-	return s
 }

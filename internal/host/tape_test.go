@@ -99,6 +99,7 @@ func TestTapeInsertRefusals(t *testing.T) {
 		{spec, TapeInsertArgs{Path: big}, "at most 16MB"},
 		{spec, TapeInsertArgs{Path: tzx, SHA256: strings.Repeat("0", 64)}, "the file has changed"},
 		{spec, TapeInsertArgs{Path: bad}, "defines no block with ID &FF"},
+		{spec, TapeInsertArgs{Path: tzx, SHA256: "xyz"}, "which is no SHA-256"},
 		{spec, TapeInsertArgs{}, `argument "path" is missing`},
 	} {
 		c.args.Handle = c.handle
