@@ -58,8 +58,8 @@ func TestDT24RunLoadsABinary(t *testing.T) {
 			if _, err := m.Type("RUN\"\n"); err != nil {
 				t.Fatal(err)
 			}
-			if !runUntil(m, 100, func() bool { return strings.Contains(strings.Join(m.Text(), "\n"), "PLAY") }) {
-				t.Fatalf("the firmware does not ask for PLAY:\n%s", strings.Join(m.Text(), "\n"))
+			if !runUntil(m, 100, func() bool { return strings.Contains(strings.Join(text(t, m), "\n"), "PLAY") }) {
+				t.Fatalf("the firmware does not ask for PLAY:\n%s", strings.Join(text(t, m), "\n"))
 			}
 			// A key, held until the motor starts; the reel's lag is then
 			// what the deck has counted since.
@@ -84,7 +84,7 @@ func TestDT24RunLoadsABinary(t *testing.T) {
 				t.Errorf("the first edge is not at tick %d, 50 ms and 5.7 s after the motor started at %d", edge, on)
 			}
 			if !runUntil(m, 40*50, func() bool { return m.Peek(0x5000) == 0x42 }) {
-				t.Fatalf("the program did not run; the screen:\n%s", strings.Join(m.Text(), "\n"))
+				t.Fatalf("the program did not run; the screen:\n%s", strings.Join(text(t, m), "\n"))
 			}
 			// The program loops at &4005, between the firmware's
 			// interrupts.
