@@ -23,13 +23,14 @@ type Moved struct {
 	Frames       uint64 `json:"frames" jsonschema:"the frames the monitor retraced in those ticks"`
 	Tick         uint64 `json:"tick" jsonschema:"the machine's tick since it was stood up, from power-on or from its snapshot"`
 	Instructions uint64 `json:"instructions" jsonschema:"the instructions the processor ran to their end"`
-	Stop         string `json:"stop" jsonschema:"why the request ended: done, halted, unsettled, or for call limit"`
+	Stop         string `json:"stop" jsonschema:"why the request ended: done, halted, unsettled; for a call, limit; for a clean run, handler"`
 }
 
-// The stops: machine.Stop's names, and call's own.
+// The stops: machine.Stop's names, and call's and run's own.
 const (
-	stopDone  = "done"
-	stopLimit = "limit" // a call whose routine had not come back within its ticks
+	stopDone    = "done"
+	stopLimit   = "limit"   // a call whose routine had not come back within its ticks
+	stopHandler = "handler" // a clean run still inside a handler a standard frame later
 )
 
 func moved(m *Machine, r machine.Result) Moved {
@@ -45,6 +46,7 @@ type RunArgs struct {
 	Frames *uint64 `json:"frames,omitempty" jsonschema:"run until the monitor has retraced this many frames, 1 to 1500; a CPC's run stops after twice a standard frame's ticks for each frame asked if its frames do not come" minimum:"1" maximum:"1500"`
 	Ticks  *uint64 `json:"ticks,omitempty" jsonschema:"run this many ticks, 1 to the ticks of 1500 standard frames: 119808000 on a CPC, 104832000 on a Spectrum" minimum:"1"`
 	Keys   []Key   `json:"keys,omitempty" jsonschema:"keys to hold down from the run's start to its end, on top of those held already: by the names on the machine's keyboard, or on a CPC by the firmware's key number"`
+	Clean  bool    `json:"clean,omitempty" jsonschema:"once the run is over, run on an instruction at a time to the first instruction boundary outside every interrupt's response and handler, so that a call made next finds the machine as its main program leaves it; at most a standard frame's ticks more"`
 }
 
 // runEntry is run as the journal enters it.
@@ -52,6 +54,7 @@ type runEntry struct {
 	Frames *uint64 `json:"frames,omitempty"`
 	Ticks  *uint64 `json:"ticks,omitempty"`
 	Keys   []Key   `json:"keys,omitempty"`
+	Clean  bool    `json:"clean,omitempty"`
 }
 
 // Key is a key as a request names it: by the name printed on it, a JSON
@@ -134,6 +137,10 @@ func (h *Host) Run(ctx context.Context, a RunArgs) (Moved, error) {
 		if err != nil {
 			return Moved{}, err
 		}
+		in, ok := mm.(machine.Interrupts)
+		if a.Clean && !ok {
+			return Moved{}, fmt.Errorf("argument \"clean\": %s keeps no account of its interrupt handlers in this build", m.kind.name)
+		}
 		before := mm.Held()
 		if len(keys) > 0 {
 			if err := mm.Hold(append(append([]string(nil), before...), keys...)); err != nil {
@@ -147,14 +154,20 @@ func (h *Host) Run(ctx context.Context, a RunArgs) (Moved, error) {
 		} else {
 			r = mm.RunTicks(*a.Ticks)
 		}
+		stop := r.Stop.String()
+		if a.Clean {
+			r, stop = cleanStop(in, r)
+		}
 		if len(a.Keys) > 0 {
 			if err := mm.Hold(before); err != nil {
 				// The keys were held a moment ago by these very names.
 				panic(fmt.Sprintf("host: letting the keys of a run go: %v", err))
 			}
 		}
-		m.enter("run", tick, runEntry{Frames: a.Frames, Ticks: a.Ticks, Keys: a.Keys})
-		return moved(m, r), nil
+		m.enter("run", tick, runEntry{Frames: a.Frames, Ticks: a.Ticks, Keys: a.Keys, Clean: a.Clean})
+		out := moved(m, r)
+		out.Stop = stop
+		return out, nil
 	})
 }
 
@@ -205,4 +218,29 @@ func (h *Host) Type(ctx context.Context, a TypeArgs) (Moved, error) {
 		m.enter("type", tick, typeEntry{Text: a.Text})
 		return moved(m, r), nil
 	})
+}
+
+// cleanStop carries a run on from where it ended, an instruction at a time,
+// to the first instruction boundary where the processor is outside every
+// interrupt's response and handler, as the board accounts for them
+// (machine.Handlers): the response runs whole within the instruction it
+// follows, so a boundary inside a chain of prefixes is no boundary, and one
+// inside a handler is left by running on until the handler comes back. It
+// runs at most a standard frame's ticks more, where a handler that never
+// comes back leaves it with the stop "handler", and stops where a HALT
+// with interrupts disabled would hold the processor for good.
+func cleanStop(in machine.Interrupts, r machine.Result) (machine.Result, string) {
+	mm := in.(machine.Machine)
+	limit := mm.Tick() + mm.StandardFrame()
+	for r.Stop == machine.Unsettled || r.Stop == machine.Done && in.InHandler() {
+		if mm.Tick() >= limit {
+			return r, stopHandler
+		}
+		s := mm.Step(1)
+		r.Ticks += s.Ticks
+		r.Frames += s.Frames
+		r.Instructions += s.Instructions
+		r.Stop = s.Stop
+	}
+	return r, r.Stop.String()
 }

@@ -51,6 +51,7 @@ Arguments:
 - frames: run until the monitor has retraced this many frames, 1 to 1500. A frame ends as the retrace sends the beam to the picture's top-left corner, so a run by frames that ran all its frames leaves a whole picture on the monitor. A CPC's frame is whatever its 6845 is programmed to make and may never come, so a CPC's run by frames stops after twice a standard frame's ticks (159744) for each frame asked, having retraced fewer.
 - ticks: run this many ticks, 1 to the ticks of 1500 standard frames: 119808000 on a CPC (79872 a frame), 104832000 on a Spectrum (69888 a frame). This is how the colophon command line counts its frames, so to do what its --frames N does, run N times those ticks.
 - keys: keys to hold down from the run's start to its end, on top of whatever the keyboard holds already; afterwards it holds what it held before. Each key is the name its keyboard prints on it, or on a CPC the firmware's key number (matrix line × 8 + bit, 0 to 79) as an integer. CPC names, after SOFT 968: the letters and digits, SPACE, RETURN, ENTER, SHIFT, CTRL, CAPS, TAB, ESC, DEL, CLR, COPY, f0 to f9 and f., ↑ → ↓ ← for the cursor keys, and the joystick's (UP) (DOWN) (LEFT) (RIGHT) (FIRE 1) (FIRE 2); (FIRE 2) is joystick 0's main button, though some games read (FIRE 1). Spectrum names, after its keycaps: the letters and digits, ENTER, SPACE, CAPS (CAPS SHIFT) and SYM (SYMBOL SHIFT). Names are taken in any case.
+- clean: once the run is over, run on an instruction at a time to the first instruction boundary where the processor is outside every interrupt's response and handler, so that a call made next finds the machine as its main program leaves it (see call). A handler is counted from the response that pushed its return address until the processor comes back to that address with the stack pointer where it stood, nested handlers included; a handler entered before the machine was loaded from a snapshot or a state file is not known. The stretch runs at most a standard frame's ticks more, and its ticks, frames and instructions are part of the answer's.
 Give frames or ticks, not both.
 
 One request runs at most 1500 frames or the ticks of 1500 standard frames; a request past that is refused, naming the limit, and the machine does not move. To run longer, run again: the next run goes on exactly where this one ended.
@@ -59,9 +60,9 @@ The run ends between instructions, a few ticks past what was asked if the instru
 
 Answers {handle, ticks, frames, tick, instructions, stop}:
 - ticks: the ticks the run took; frames: the frames the monitor retraced in them; tick: the machine's tick since it was stood up; instructions: how many ran to their end.
-- stop: done (it ran all it was asked), halted (it stopped at a HALT with interrupts disabled), or unsettled (it ended inside a chain of DD/FD prefixes, which is no instruction until it is done).
+- stop: done (it ran all it was asked), halted (it stopped at a HALT with interrupts disabled), or unsettled (it ended inside a chain of DD/FD prefixes, which is no instruction until it is done); with clean, handler where the processor was still inside a handler a standard frame's ticks after the run's end.
 
-The run is entered in the machine's journal.`
+The run is entered in the machine's journal, with clean where it was given.`
 
 const stepDescription = `Runs a machine by instructions: each to its end, prefixes and all, and through the response to an interrupt taken at its end, so a step can land in an interrupt's handler.
 
@@ -85,6 +86,8 @@ Arguments:
 The program counter is pushed where the stack pointer stands, high byte first, and the processor starts at address. The call ends when the processor comes back to the pushed address with the stack pointer where it was, as the routine's own RET leaves it, between instructions. The machine then stands where it stood, with whatever the routine left in the registers and memory. A processor halted on HALT before the call is halted there again after it.
 
 Interrupts stay as they stand: their handlers run within the call only if IFF1 is set. After a run by frames the processor usually stands inside the frame interrupt's handler with IFF1 clear, so a routine called there runs with no interrupt at all unless it enables them itself.
+
+Calling a CPC's firmware from there can corrupt the machine. The firmware keeps the Gate Array's port and its ROM and mode byte in the alternate BC, and its restarts reach them with EXX. Its interrupt entry (&0038, which jumps to &B941 in RAM) has exchanged the register sets with EXX already, so a firmware entry called from inside it goes through a restart (TXT OUTPUT at &BB5A is a LOW JUMP) that exchanges them back and writes the interrupted program's C to the port its BC names: the mode, the inks or the ROMs change, or the machine stops answering; and the restart's EI lets interrupts into the handler besides. To call the firmware, first run with clean, which stops outside every handler. Values written stay written after the call: a call into a program that runs on should set back what it changed (TXT OUTPUT keeps every register, so setting A back afterwards leaves the program as it was).
 
 Refused, with the machine as it was (values and all): inside a chain of DD/FD prefixes (step 1 first); where the return address would be pushed under a ROM, where it would not read back (a CPC's enabled lower ROM at &0000-&3FFF or upper ROM at &C000-&FFFF, a Spectrum's ROM below &4000).
 

@@ -39,11 +39,30 @@ func (b *bus) Fetch(addr uint16) byte {
 	m.CPU.Tick += waitMem(t1)
 	p := &m.pages[addr>>14]
 	v := p.read[addr&0x3FFF]
+	if m.CPU.Responding || m.handlers.Active() {
+		m.trackHandlers(addr)
+	}
 	if m.observe != nil {
 		m.memEvent(Fetch, t1, addr, v, v, p)
 	}
 	return v
 }
+
+// trackHandlers keeps the account of the interrupt handlers the processor
+// is inside (machine.Handlers) at an opcode fetch: an NMI's response
+// fetches at the address it then pushes, and any other fetch may be the
+// processor coming back from a handler.
+func (m *CPC) trackHandlers(addr uint16) {
+	if m.CPU.Responding {
+		m.handlers.Enter(m.CPU.SP, addr)
+		return
+	}
+	m.handlers.Fetched(addr, m.CPU.SP)
+}
+
+// InHandler reports whether the processor stands inside an interrupt's
+// handler (machine.Interrupts).
+func (m *CPC) InHandler() bool { return m.handlers.Inside(m.CPU.PC, m.CPU.SP) }
 
 func (b *bus) Read(addr uint16) byte {
 	m := (*CPC)(b)
@@ -123,6 +142,7 @@ func (b *bus) Acknowledge() byte {
 	heard := t1 + 3 + w + 1
 	m.catchUp(heard)
 	m.GA.Acknowledge(m.raisedAt == heard)
+	m.handlers.Enter(m.CPU.SP, m.CPU.PC)
 	// Nothing drives the data bus during the acknowledge; it floats at &FF
 	// (Compendium ch. 27.5 finds it undetermined), which in mode 2 is the
 	// low byte of the vector.

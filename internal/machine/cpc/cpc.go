@@ -196,6 +196,12 @@ type CPC struct {
 	// (dirty.go), behind a pointer, which a copy of the machine shares.
 	marks *marks
 
+	// handlers is the account of the interrupt handlers the processor is
+	// inside, kept at each acknowledge and opcode fetch (bus.go), for a
+	// host's clean stop. A state keeps it with the board; a snapshot or a
+	// state file, which hold no such thing, starts it empty.
+	handlers machine.Handlers
+
 	// What follows is the board's machinery for running the video behind
 	// the processor. None of it is state of its own: between calls it is
 	// worked out again from the exported fields, as AfterSet does after a

@@ -60,9 +60,22 @@ type Spectrum struct {
 	// looked (dirty.go), behind a pointer, which a copy of the machine
 	// shares.
 	marks *marks
+
+	// handlers is the account of the interrupt handlers the processor is
+	// inside, kept at each acknowledge and opcode fetch, for a host's
+	// clean stop. A state keeps it with the board; a snapshot or a state
+	// file, which hold no such thing, starts it empty.
+	handlers machine.Handlers
 }
 
-var _ machine.Machine = (*Spectrum)(nil)
+var (
+	_ machine.Machine    = (*Spectrum)(nil)
+	_ machine.Interrupts = (*Spectrum)(nil)
+)
+
+// InHandler reports whether the processor stands inside an interrupt's
+// handler (machine.Interrupts).
+func (s *Spectrum) InHandler() bool { return s.handlers.Inside(s.CPU.PC, s.CPU.SP) }
 
 // New returns a Spectrum at power-on with the given firmware, which must
 // be exactly ROMSize bytes.
@@ -157,6 +170,17 @@ func (b *board) Fetch(addr uint16) uint8 {
 		c.Tick += b.ULA.Delay(c.Tick)
 	}
 	v := b.mem[addr]
+	if c.Responding || b.handlers.Active() {
+		// The account of the interrupt handlers the processor is inside
+		// (machine.Handlers): an NMI's response fetches at the address
+		// it then pushes, and any other fetch may be the processor
+		// coming back from a handler.
+		if c.Responding {
+			b.handlers.Enter(c.SP, addr)
+		} else {
+			b.handlers.Fetched(addr, c.SP)
+		}
+	}
 	if b.watching {
 		b.observe(machine.Fetch, addr, v, c.Tick)
 	}
@@ -262,6 +286,7 @@ func (b *board) Internal(addr uint16, n int) {
 func (b *board) Acknowledge() uint8 {
 	c := &b.CPU
 	v := b.ULA.Floating(c.Tick)
+	b.handlers.Enter(c.SP, c.PC)
 	if b.watching {
 		b.observe(machine.Acknowledge, c.PC, v, c.Tick)
 	}
