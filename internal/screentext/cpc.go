@@ -64,8 +64,11 @@ func CPCFont(lower, ram []byte, vars uint16) (*Font, error) {
 		if s, ok := ascii(code); ok {
 			return s
 		}
-		if code == 0xA3 { // the firmware's matrix at &A3 is a pound
+		switch code { // the firmware's matrices at &A3 and &A4
+		case 0xA3:
 			return "£"
+		case 0xA4:
+			return "©"
 		}
 		return escaped(code)
 	}

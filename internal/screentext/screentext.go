@@ -30,7 +30,7 @@
 // Each cell is written as one character or one escape:
 //   - printable ASCII, 32 to 126, as itself, save the backslash, which is
 //     written \\, and on a Spectrum 96 and 127, which are £ and © there;
-//   - a CPC's 163 as £, the pound its firmware draws there;
+//   - a CPC's 163 and 164 as £ and ©, which its firmware draws there;
 //   - a Spectrum's user-defined graphics, 144 to 164, as \A to \U, the
 //     letters its keyboard types them with in graphics mode;
 //   - any other character of the set as \{n}, by its code in decimal;

@@ -273,3 +273,23 @@ func TestSpectrumScreenLayout(t *testing.T) {
 		t.Error("a short screen was read")
 	}
 }
+
+// TestCPCFontPoundAndCopyright reads the 6128's lower ROM matrices at &A3
+// and &A4 as £ and ©, and finds every printable ASCII code written as
+// itself.
+func TestCPCFontPoundAndCopyright(t *testing.T) {
+	lower := shared.ReadFile(t, "roms", "cpc6128.rom")[:0x4000]
+	f, err := CPCFont(lower, make([]byte, 0x10000), MatrixVars6128)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.text[0xA3] != "£" || f.text[0xA4] != "©" || f.text['A'] != "A" || f.text[0x80] != `\{128}` {
+		t.Errorf("&A3 %q, &A4 %q, A %q, &80 %q", f.text[0xA3], f.text[0xA4], f.text['A'], f.text[0x80])
+	}
+	if c, _ := f.lookup([8]byte(lower[FontAddress+0xA4*8:])); c != 0xA4 {
+		t.Errorf("the © matrix reads as %d", c)
+	}
+	if _, err := CPCFont(lower[:100], make([]byte, 0x10000), MatrixVars6128); err == nil {
+		t.Error("a short lower ROM was read")
+	}
+}
