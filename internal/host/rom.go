@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"colophon/internal/machine/cpc"
+	"colophon/internal/quote"
 )
 
 // ROMSelect is a CPC's ROM as peek, find and disassemble's rom argument
@@ -65,7 +66,7 @@ func (m *Machine) romFor(sel ROMSelect, ram bool) (*romView, error) {
 	}
 	n, err := strconv.ParseUint(text, 10, 8)
 	if err != nil {
-		return nil, fmt.Errorf("argument \"rom\" is %q; it is \"lower\" or an upper ROM's number, 0 to 255", clip(text))
+		return nil, fmt.Errorf("argument \"rom\" is %s; it is \"lower\" or an upper ROM's number, 0 to 255", quote.String(text))
 	}
 	img, answered := c.UpperROMAnswering(byte(n))
 	v.image, v.base, v.name = img, 0xC000, fmt.Sprintf("upper %d", answered)
@@ -82,12 +83,3 @@ func (v *romView) holds(arg string, addr uint32) error {
 
 // at reads the ROM at a processor address in its 16K.
 func (v *romView) at(addr uint32) byte { return v.image[addr-v.base] }
-
-// clip quotes at most a short piece of what was sent.
-func clip(s string) string {
-	const most = 40
-	if len(s) > most {
-		return s[:most] + "..."
-	}
-	return s
-}

@@ -15,6 +15,7 @@ import (
 // any address's digits with their prefix and spaces, and any key's name.
 const (
 	maxAddressLength = 32
+	maxROMLength     = 8 // "lower", or a number's digits with room for spaces
 	maxKeyLength     = 32
 )
 
@@ -47,7 +48,7 @@ func init() {
 	}
 	typeSchemas[reflect.TypeFor[host.ROMSelect]()] = &jsonschema.Schema{
 		AnyOf: []*jsonschema.Schema{
-			{Type: "string", Description: "lower, for the lower ROM; or an upper ROM's number in decimal digits, 0 to 255"},
+			{Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(maxROMLength), Description: "lower, for the lower ROM; or an upper ROM's number in decimal digits, 0 to 255"},
 			{Type: "integer", Minimum: jsonschema.Ptr(0.0), Maximum: jsonschema.Ptr(255.0), Description: "an upper ROM's number"},
 		},
 	}
