@@ -51,6 +51,9 @@ func (h *Host) Call(ctx context.Context, a CallArgs) (Moved, error) {
 		if cpu.Prefix != 0 {
 			return Moved{}, fmt.Errorf("the processor stands inside a chain of prefixes (&%02X), which is no place between instructions: step 1 to finish the instruction, then call", cpu.Prefix)
 		}
+		if err := m.room("this call", callSpan(m.m)); err != nil {
+			return Moved{}, err
+		}
 
 		// The values are written first, as set writes them (CALL-4);
 		// what they replace is kept, so that a call refused after them

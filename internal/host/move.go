@@ -133,6 +133,9 @@ func (h *Host) Run(ctx context.Context, a RunArgs) (Moved, error) {
 				return Moved{}, fmt.Errorf("argument \"ticks\": %w", err)
 			}
 		}
+		if err := m.room("this run", runSpan(mm, a)); err != nil {
+			return Moved{}, err
+		}
 		keys, err := keyNames(m.kind, a.Keys)
 		if err != nil {
 			return Moved{}, err
@@ -188,6 +191,9 @@ func (h *Host) Step(ctx context.Context, a StepArgs) (Moved, error) {
 		if err := machine.CheckInstructions(a.Instructions); err != nil {
 			return Moved{}, fmt.Errorf("argument \"instructions\" is %d; a step is of 1 to %d instructions", a.Instructions, machine.MaxInstructions)
 		}
+		if err := m.room("this step", stepSpan(a.Instructions)); err != nil {
+			return Moved{}, err
+		}
 		tick := m.m.Tick()
 		r := m.m.Step(a.Instructions)
 		m.enter("step", tick, stepEntry{Instructions: a.Instructions})
@@ -210,6 +216,12 @@ type typeEntry struct {
 // refused before a key goes down (KEY-9, KEY-10).
 func (h *Host) Type(ctx context.Context, a TypeArgs) (Moved, error) {
 	return with(h, ctx, a.Handle, func(m *Machine) (Moved, error) {
+		if a.Text == "" {
+			return Moved{}, errors.New(`argument "text" is empty; give the text to type`)
+		}
+		if err := m.room("this typing", typeSpan(m.m)); err != nil {
+			return Moved{}, err
+		}
 		tick := m.m.Tick()
 		r, err := m.m.Type(a.Text)
 		if err != nil {

@@ -42,7 +42,16 @@
 // The tag option fixed, inspect:"type,fixed", marks a field set may not
 // change: a value other than the one held is refused, and the one held is
 // taken, so a state file restores only into a machine built alike (a CPC's
-// 6845 type, IS-8).
+// 6845 type, IS-8). The option readonly, inspect:"tick,readonly", marks one
+// that set may not change but a state's restore writes: the processor's
+// tick, which only running the machine moves (T-1).
+//
+// The option max=N, inspect:"border,max=7", gives the most a field of
+// integers holds where its hardware holds fewer bits than its Go type: the
+// ULA's border colour is three bits of a byte. N is decimal, or hexadecimal
+// after & or 0x; an array's elements take their field's. A value past it is
+// refused with the range, before anything is written. A range that depends
+// on another field, or on how the machine was built, is a Validate's.
 //
 // # Setting
 //
@@ -209,6 +218,40 @@ func Fields(root any) ([]Field, error) {
 	return fs, nil
 }
 
+// Leaf is what set may write at a leaf: its kind, the most it holds, by
+// its type and its tag's max, and whether it is fixed or read-only.
+type Leaf struct {
+	Integer  bool   // an integer, perhaps an enum; else a bool
+	Signed   bool   // a signed integer
+	Max      uint64 // for an integer, the most it holds; for a signed one, as a positive number
+	Fixed    bool   // set writes only the value held, and so does a restore
+	ReadOnly bool   // set writes only the value held; a restore writes any
+}
+
+// LeafOf says what set may write at the leaf path names. A Validate may
+// narrow the range further as the machine stands.
+func LeafOf(root any, path string) (Leaf, error) {
+	rv, tab, err := rootOf(root, false)
+	if err != nil {
+		return Leaf{}, err
+	}
+	_, t, o, err := resolve(rv, tab, path, nil)
+	if err != nil {
+		return Leaf{}, err
+	}
+	if !t.isLeaf() {
+		return Leaf{}, refuse(path, "%s is no leaf", t.typeName())
+	}
+	l := Leaf{Integer: t.kind != kindBool, Signed: t.kind == kindInt, Max: t.max, Fixed: o.fixed, ReadOnly: o.readOnly}
+	if t.kind == kindBool {
+		l.Max = 1
+	}
+	if o.hasMax {
+		l.Max = o.max
+	}
+	return l, nil
+}
+
 // Set writes value at path, as the package comment describes, or refuses
 // and leaves the machine as it was.
 func Set(root any, path string, value any) error {
@@ -241,12 +284,15 @@ func SetMany(root any, fs []Field) error {
 // (spec, "Keeping a machine"): all of them or none. A path the machine has
 // no field by is refused by name, and so is a state that lacks any of the
 // machine's fields, since a machine restored in part is no machine kept.
+// A read-only field, which set may not change, is written as the state
+// kept it.
 func Restore(root any, fs []Field) error {
 	rv, tab, err := rootOf(root, true)
 	if err != nil {
 		return err
 	}
 	s := newSetter()
+	s.restoring = true
 	for _, f := range fs {
 		if err := s.assign(rv, tab, f.Path, f.Value); err != nil {
 			return err

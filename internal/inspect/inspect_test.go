@@ -680,7 +680,7 @@ type (
 		S screen `inspect:"s,fixed"`
 	}
 	badOption struct {
-		A byte `inspect:"a,readonly"`
+		A byte `inspect:"a,writeonce"`
 	}
 	wideEnum struct {
 		W wide `inspect:"w"`
@@ -718,7 +718,7 @@ func TestCheck(t *testing.T) {
 		{&pointerToBytes{}, "a pointer to [16]uint8 is followed only to a struct"},
 		{&loop{}, "inspect.loop reaches itself through this pointer"},
 		{&fixedStruct{}, "only a number or a bool can be fixed"},
-		{&badOption{}, `unknown inspect option "readonly"`},
+		{&badOption{}, `unknown inspect option "writeonce"`},
 		{&wideEnum{}, "implement encoding.TextUnmarshaler on *wide"},
 		{&namedMap{}, "a map is nothing"},
 		{&deep{}, "deep.Inner.X: an exported field needs an inspect tag"},

@@ -41,32 +41,32 @@ func refuse(path, format string, args ...any) error {
 type onStruct func(v reflect.Value, t *table, path string, depth int)
 
 // resolve follows path from the root to the node it names. It returns the
-// node, its table, and whether the node is a field tagged fixed.
+// node, its table, and what its field's tag says of it: an array's element
+// takes its array's.
 //
 // A path is what a C expression gives a field of the emulator's struct:
 // names joined by dots, each perhaps followed by indexes in brackets, as
 // cpu.pc, crtc.registers[12], fdc.units[0].head. An index is decimal. The
 // empty path is the root.
-func resolve(root reflect.Value, tab *table, path string, on onStruct) (reflect.Value, *table, bool, error) {
+func resolve(root reflect.Value, tab *table, path string, on onStruct) (reflect.Value, *table, opts, error) {
 	if len(path) > MaxPath {
-		return root, tab, false, refuse(path, "the path is %d characters long; a path is at most %d", len(path), MaxPath)
+		return root, tab, opts{}, refuse(path, "the path is %d characters long; a path is at most %d", len(path), MaxPath)
 	}
-	v, t, fixed := root, tab, false
+	v, t, o := root, tab, opts{}
 	depth := 0
 	if on != nil {
 		on(v, t, "", 0)
 	}
 	for i := 0; i < len(path); {
-		fixed = false
 		switch c := path[i]; {
 		case c == '[':
 			end := strings.IndexByte(path[i:], ']')
 			if end < 0 {
-				return v, t, false, refuse(path, "the [ at %d has no ]", i)
+				return v, t, opts{}, refuse(path, "the [ at %d has no ]", i)
 			}
 			end += i
 			if t.kind != kindArray && t.kind != kindSlice {
-				return v, t, false, notThere(path, path[:i], t, "an index")
+				return v, t, opts{}, notThere(path, path[:i], t, "an index")
 			}
 			n := t.n
 			if t.kind == kindSlice {
@@ -74,17 +74,17 @@ func resolve(root reflect.Value, tab *table, path string, on onStruct) (reflect.
 			}
 			idx, ok := parseIndex(path[i+1 : end])
 			if !ok {
-				return v, t, false, refuse(path, "index %s: an index is a decimal number, 0 to %d", quote.String(path[i+1:end]), n-1)
+				return v, t, opts{}, refuse(path, "index %s: an index is a decimal number, 0 to %d", quote.String(path[i+1:end]), n-1)
 			}
 			if idx >= n {
-				return v, t, false, refuse(path, "index %d is out of range: %s has %d elements, [0] to [%d]", idx, label(path[:i]), n, n-1)
+				return v, t, opts{}, refuse(path, "index %d is out of range: %s has %d elements, [0] to [%d]", idx, label(path[:i]), n, n-1)
 			}
 			v, t = v.Index(idx), t.elem
 			i = end + 1
 		default:
 			if i > 0 {
 				if c != '.' {
-					return v, t, false, refuse(path, "%s after %s: a field is named after a dot, an element indexed in brackets", quote.String(path[i:]), path[:i])
+					return v, t, opts{}, refuse(path, "%s after %s: a field is named after a dot, an element indexed in brackets", quote.String(path[i:]), path[:i])
 				}
 				i++
 			}
@@ -95,22 +95,22 @@ func resolve(root reflect.Value, tab *table, path string, on onStruct) (reflect.
 			name := path[i:j]
 			at := path[:max(i-1, 0)]
 			if name == "" {
-				return v, t, false, refuse(path, "a name is missing after %s", label(at))
+				return v, t, opts{}, refuse(path, "a name is missing after %s", label(at))
 			}
 			if t.kind != kindStruct {
-				return v, t, false, notThere(path, at, t, "a field")
+				return v, t, opts{}, notThere(path, at, t, "a field")
 			}
 			fi, ok := t.byName[name]
 			if !ok {
-				return v, t, false, refuse(path, "no field %s in %s; nearest: %s", quote.String(name), label(at), strings.Join(nearest(name, t), ", "))
+				return v, t, opts{}, refuse(path, "no field %s in %s; nearest: %s", quote.String(name), label(at), strings.Join(nearest(name, t), ", "))
 			}
 			f := &t.fields[fi]
-			v, t, fixed = v.Field(f.index), f.tab, f.fixed
+			v, t, o = v.Field(f.index), f.tab, f.opts
 			i = j
 		}
 		if t.kind == kindPointer && i < len(path) {
 			if v.IsNil() {
-				return v, t, false, refuse(path, "%s is nil: there is nothing inside it", path[:i])
+				return v, t, opts{}, refuse(path, "%s is nil: there is nothing inside it", path[:i])
 			}
 			v, t = v.Elem(), t.elem
 		}
@@ -119,7 +119,7 @@ func resolve(root reflect.Value, tab *table, path string, on onStruct) (reflect.
 			on(v, t, path[:i], depth)
 		}
 	}
-	return v, t, fixed, nil
+	return v, t, o, nil
 }
 
 // child is the path of a struct's field.

@@ -35,11 +35,14 @@ type checkKey struct {
 // value is converted and range-checked before anything is written, and
 // every write can be taken back if a Validate refuses.
 type setter struct {
-	writes  []write
-	written map[uintptr]string // each leaf's address → the path that wrote it
-	checks  []check
-	checked map[checkKey]bool
-	depth   int // of the last struct resolve passed through
+	// restoring is set for a state's restore, which writes a read-only
+	// field as the state kept it.
+	restoring bool
+	writes    []write
+	written   map[uintptr]string // each leaf's address → the path that wrote it
+	checks    []check
+	checked   map[checkKey]bool
+	depth     int // of the last struct resolve passed through
 }
 
 func newSetter() *setter {
@@ -66,7 +69,7 @@ func (s *setter) addCheck(v reflect.Value, t *table, path string, depth int) {
 
 // assign gathers the writes of one path and the value given for it.
 func (s *setter) assign(root reflect.Value, tab *table, path string, value any) error {
-	v, t, fixed, err := resolve(root, tab, path, s.onStruct)
+	v, t, o, err := resolve(root, tab, path, s.onStruct)
 	if err != nil {
 		return err
 	}
@@ -74,13 +77,13 @@ func (s *setter) assign(root reflect.Value, tab *table, path string, value any) 
 	if t.kind != kindStruct {
 		depth++
 	}
-	return s.expand(v, t, fixed, path, value, depth)
+	return s.expand(v, t, o, path, value, depth)
 }
 
 // expand gathers the writes a value makes of a node: a leaf's one, or one
 // for each leaf of a struct or an array given whole. depth is the node's
 // as a struct, for the order of the checks.
-func (s *setter) expand(v reflect.Value, t *table, fixed bool, path string, value any, depth int) error {
+func (s *setter) expand(v reflect.Value, t *table, o opts, path string, value any, depth int) error {
 	if raw, ok := value.(json.RawMessage); ok {
 		d := json.NewDecoder(bytes.NewReader(raw))
 		d.UseNumber()
@@ -97,7 +100,7 @@ func (s *setter) expand(v reflect.Value, t *table, fixed bool, path string, valu
 		if v.IsNil() {
 			return refuse(path, "it is nil here: there is nothing inside it to set")
 		}
-		return s.expand(v.Elem(), t.elem, false, path, value, depth)
+		return s.expand(v.Elem(), t.elem, opts{}, path, value, depth)
 	case kindStruct:
 		s.addCheck(v, t, path, depth)
 		return s.expandStruct(v, t, path, value, depth)
@@ -110,7 +113,7 @@ func (s *setter) expand(v reflect.Value, t *table, fixed bool, path string, valu
 			return refuse(path, "%d elements given; it holds %d", len(elems), v.Len())
 		}
 		for i, e := range elems {
-			if err := s.expand(v.Index(i), t.elem, false, path+"["+strconv.Itoa(i)+"]", e, depth); err != nil {
+			if err := s.expand(v.Index(i), t.elem, o, path+"["+strconv.Itoa(i)+"]", e, depth); err != nil {
 				return err
 			}
 		}
@@ -120,8 +123,14 @@ func (s *setter) expand(v reflect.Value, t *table, fixed bool, path string, valu
 	if err != nil {
 		return err
 	}
-	if fixed && bits != bitsOf(v, t) {
+	if o.fixed && bits != bitsOf(v, t) {
 		return refuse(path, "it is fixed at %s here, and set cannot change it", show(t.get(v)))
+	}
+	if o.readOnly && !s.restoring && bits != bitsOf(v, t) {
+		return refuse(path, "it is %s, and set cannot change it: it moves only as the machine runs", show(t.get(v)))
+	}
+	if o.hasMax && past(t, bits, o.max) {
+		return refuse(path, "%s is out of range: it holds %s", show(t.getBits(bits)), t.rangeTo(o.max))
 	}
 	if err := s.mark(v, path); err != nil {
 		return err
@@ -155,7 +164,7 @@ func (s *setter) expandStruct(v reflect.Value, t *table, path string, value any,
 				return refuse(child(path, m.Name), "no field %s in %s; nearest: %s", quote.String(m.Name), label(path), strings.Join(nearest(m.Name, t), ", "))
 			}
 			f := &t.fields[fi]
-			if err := s.expand(v.Field(f.index), f.tab, f.fixed, child(path, f.name), m.Value, depth+1); err != nil {
+			if err := s.expand(v.Field(f.index), f.tab, f.opts, child(path, f.name), m.Value, depth+1); err != nil {
 				return err
 			}
 		}
@@ -169,7 +178,7 @@ func (s *setter) expandStruct(v reflect.Value, t *table, path string, value any,
 				continue
 			}
 			found++
-			if err := s.expand(v.Field(f.index), f.tab, f.fixed, child(path, f.name), x, depth+1); err != nil {
+			if err := s.expand(v.Field(f.index), f.tab, f.opts, child(path, f.name), x, depth+1); err != nil {
 				return err
 			}
 		}
@@ -208,6 +217,14 @@ func (s *setter) apply() error {
 		}
 	}
 	return nil
+}
+
+// past reports whether bits, as bitsOf reads a leaf of t, are past max.
+func past(t *table, bits, max uint64) bool {
+	if t.kind == kindInt {
+		return int64(bits) < 0 || int64(bits) > int64(max)
+	}
+	return bits > max
 }
 
 // describe names the kind of a value given, for messages.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -48,8 +49,18 @@ type table struct {
 type field struct {
 	name  string
 	index int // the Go field's index
-	fixed bool
+	opts  opts
 	tab   *table
+}
+
+// opts are what a field's tag says of the values set may give it beyond
+// its type: fixed, read-only, and the most it holds. The elements of an
+// array take its field's.
+type opts struct {
+	fixed    bool   // set may write only the value held, and so may a restore
+	readOnly bool   // set may write only the value held; a restore may write any
+	max      uint64 // the most it holds, where hasMax; for a signed field, as a positive number
+	hasMax   bool
 }
 
 func (t *table) isLeaf() bool { return t.kind <= kindBool }
@@ -221,12 +232,21 @@ func (b *builder) structFields(tab *table, where string) bool {
 		}
 		f := field{name: name, index: i}
 		for opt := range strings.SplitSeq(opts, ",") {
-			switch opt {
-			case "":
-			case "fixed":
-				f.fixed = true
+			switch {
+			case opt == "":
+			case opt == "fixed":
+				f.opts.fixed = true
+			case opt == "readonly":
+				f.opts.readOnly = true
+			case strings.HasPrefix(opt, "max="):
+				m, err := parseMax(opt[len("max="):])
+				if err != nil {
+					b.fail(at, "inspect option %q: %v", opt, err)
+					ok = false
+				}
+				f.opts.max, f.opts.hasMax = m, true
 			default:
-				b.fail(at, "unknown inspect option %q (the one option is \"fixed\")", opt)
+				b.fail(at, "unknown inspect option %q (the options are \"fixed\", \"readonly\" and \"max=N\")", opt)
 				ok = false
 			}
 		}
@@ -239,14 +259,40 @@ func (b *builder) structFields(tab *table, where string) bool {
 			ok = false
 			continue
 		}
-		if f.fixed && !f.tab.isLeaf() {
-			b.fail(at, "only a number or a bool can be fixed")
+		if (f.opts.fixed || f.opts.readOnly) && !f.tab.isLeaf() {
+			b.fail(at, "only a number or a bool can be fixed or read-only")
 			ok = false
+		}
+		if f.opts.hasMax {
+			leaf := f.tab
+			for leaf.kind == kindArray || leaf.kind == kindSlice {
+				leaf = leaf.elem
+			}
+			switch {
+			case leaf.kind != kindUint && leaf.kind != kindInt:
+				b.fail(at, "only an integer, or an array of them, has a max")
+				ok = false
+			case f.opts.max > leaf.max:
+				b.fail(at, "max=%d is past what %s holds", f.opts.max, leaf.typeName())
+				ok = false
+			}
 		}
 		tab.byName[name] = len(tab.fields)
 		tab.fields = append(tab.fields, f)
 	}
 	return ok
+}
+
+// parseMax reads a max option's number: decimal, or hexadecimal after &
+// or 0x, as a register's width is easiest to read.
+func parseMax(s string) (uint64, error) {
+	switch {
+	case strings.HasPrefix(s, "&"):
+		return strconv.ParseUint(s[1:], 16, 64)
+	case strings.HasPrefix(s, "0x"):
+		return strconv.ParseUint(s[2:], 16, 64)
+	}
+	return strconv.ParseUint(s, 10, 64)
 }
 
 // validName reports whether s is a name as paths spell them.

@@ -247,8 +247,24 @@ func (t *table) rangeText() string {
 	if t.kind == kindInt {
 		return fmt.Sprintf("%d to %d", t.min, t.max)
 	}
+	return t.rangeTo(t.max)
+}
+
+// rangeTo is the range of a field that holds at most max, as messages
+// give it.
+func (t *table) rangeTo(max uint64) string {
+	if t.kind == kindInt {
+		return fmt.Sprintf("0 to %d", max)
+	}
 	digits := (t.t.Bits() + 3) / 4
-	return fmt.Sprintf("0 to %d (&%0*X to &%0*X)", t.max, digits, 0, digits, t.max)
+	return fmt.Sprintf("0 to %d (&%0*X to &%0*X)", max, digits, 0, digits, max)
+}
+
+// getBits is the value bits stand for at a leaf of t, as get gives it.
+func (t *table) getBits(bits uint64) any {
+	v := reflect.New(t.t).Elem()
+	setBits(v, t, bits)
+	return t.get(v)
 }
 
 // want says what a node takes, for messages.

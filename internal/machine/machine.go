@@ -108,6 +108,20 @@ const (
 	MaxInstructions = 100000
 )
 
+// MaxTick is the largest tick a machine reaches (z80.MaxTick): a request
+// that could end past it is refused, naming it, so that no sum of a tick
+// and a span wraps (issue 19, item 4).
+const MaxTick = z80.MaxTick
+
+// CheckRoom refuses to move a machine standing at tick by up to span
+// ticks where that could end past MaxTick. what says what would move it.
+func CheckRoom(tick, span uint64, what string) error {
+	if tick > MaxTick || MaxTick-tick < span {
+		return fmt.Errorf("the machine stands at tick %d, and %s could end past tick %d, the largest tick a machine reaches; it can be read, but moves no further", tick, what, uint64(MaxTick))
+	}
+	return nil
+}
+
 // CheckFrames refuses a run of more frames than one request may ask.
 func CheckFrames(n uint64) error {
 	if n > MaxFrames {

@@ -79,6 +79,10 @@ func TestMessages(t *testing.T) {
 		{"machine_open", args{"machine": "spectrum48", "snapshot": "x.sna", "snapshot_sha256": "abc"}, `argument "snapshot_sha256" is "abc", which is no SHA-256`},
 		{"machine_open", args{"machine": "spectrum48", "snapshot": ""}, `argument "snapshot" is empty`},
 		{"machine_open", args{"machine": "spectrum48", "snapshot_sha256": ""}, `argument "snapshot_sha256" is empty`},
+		// Items 3 and 4: a field holds what its hardware holds, and the
+		// tick moves only as the machine runs.
+		{"set", args{"handle": s, "values": args{"ula.border": 8}}, `argument "values": ula.border: 8 is out of range: it holds 0 to 7 (&00 to &07); nothing was written`},
+		{"set", args{"handle": s, "values": args{"cpu.tick": 5}}, `argument "values": cpu.tick: it is 0, and set cannot change it: it moves only as the machine runs; nothing was written`},
 	} {
 		if got := w.refused(tt.tool, tt.args); got != tt.want && !strings.HasPrefix(got, tt.want) {
 			t.Errorf("%s %s refused as\n %q\nwant %q", tt.tool, mustJSON(t, tt.args), got, tt.want)

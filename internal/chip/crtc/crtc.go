@@ -105,16 +105,22 @@ type CRTC struct {
 	Registers [18]byte `inspect:"registers"`
 	Selected  byte     `inspect:"selected"` // the address register, 0-31
 
-	C0  byte `inspect:"c0"`  // character within the line
-	C3l byte `inspect:"c3l"` // characters of the line sync so far
-	C3h byte `inspect:"c3h"` // lines of the frame sync so far
-	C4  byte `inspect:"c4"`  // character row within the frame
-	C5  byte `inspect:"c5"`  // line within the vertical adjustment
-	C9  byte `inspect:"c9"`  // line within the character row
+	// The counters, each as wide as the datasheet's (HD6845S, "Internal
+	// Block Diagram"): C0 eight bits, C4 seven, C9 and C5 five. The two
+	// sync-width counters count a sync's characters or lines, 16 at most
+	// (Compendium ch. 16), and stand at its width once it ends until the
+	// next begins.
+	C0  byte `inspect:"c0"`         // character within the line
+	C3l byte `inspect:"c3l,max=16"` // characters of the line sync so far
+	C3h byte `inspect:"c3h,max=16"` // lines of the frame sync so far
+	C4  byte `inspect:"c4,max=&7F"` // character row within the frame
+	C5  byte `inspect:"c5,max=&1F"` // line within the vertical adjustment
+	C9  byte `inspect:"c9,max=&1F"` // line within the character row
 
-	MA       uint16 `inspect:"ma"`        // the memory address put out for this character
-	RowStart uint16 `inspect:"row_start"` // VMA', where the next line of this row begins
-	NextRow  uint16 `inspect:"next_row"`  // the address the row after this begins at, latched at C0=R1
+	// The addresses, fourteen bits, MA0-MA13 (HD6845S).
+	MA       uint16 `inspect:"ma,max=&3FFF"`        // the memory address put out for this character
+	RowStart uint16 `inspect:"row_start,max=&3FFF"` // VMA', where the next line of this row begins
+	NextRow  uint16 `inspect:"next_row,max=&3FFF"`  // the address the row after this begins at, latched at C0=R1
 
 	HSync     bool `inspect:"hsync"`
 	VSync     bool `inspect:"vsync"`

@@ -75,8 +75,8 @@ type GateArray struct {
 
 	R52         byte   `inspect:"r52"`          // the interrupt counter of HSYNC ends, 6 bits
 	INT         bool   `inspect:"int"`          // the request, held until acknowledged
-	Last        Action `inspect:"last"`         // asked by the HSYNC that ended this character
-	Due         Action `inspect:"due"`          // asked by the one before, done a quarter into this character
+	Last        Action `inspect:"last,max=2"`   // asked by the HSYNC that ended this character: none, count_r52 or frame_check
+	Due         Action `inspect:"due,max=2"`    // asked by the one before, done a quarter into this character
 	HSyncsToGo  byte   `inspect:"hsyncs_to_go"` // HSYNC ends until the frame check, 0 when none is armed
 	HSyncBefore bool   `inspect:"hsync_before"` // the 6845's HSYNC on the character before
 	VSyncBefore bool   `inspect:"vsync_before"` // and its VSYNC

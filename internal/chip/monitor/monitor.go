@@ -110,11 +110,11 @@ type Monitor struct {
 	// through Receive and Span, which mark the lines changed (Changed).
 	Raster []byte `inspect:"-"`
 
-	BeamX    int  `inspect:"beam_x"`   // samples from the left of the raster
-	BeamY    int  `inspect:"beam_y"`   // lines from the top
-	Held     int  `inspect:"held"`     // samples the sync has been held
-	Sync     bool `inspect:"sync"`     // the sync line as the last character left it
-	Retraced bool `inspect:"retraced"` // this long sync has retraced already; a short pulse re-arms
+	BeamX    int  `inspect:"beam_x"`       // samples from the left of the raster
+	BeamY    int  `inspect:"beam_y"`       // lines from the top
+	Held     int  `inspect:"held,max=192"` // samples the sync has been held, to FrameSyncSamples, past which longer is the same
+	Sync     bool `inspect:"sync"`         // the sync line as the last character left it
+	Retraced bool `inspect:"retraced"`     // this long sync has retraced already; a short pulse re-arms
 
 	Frames uint64 `inspect:"frames"` // retraces since power-on
 
@@ -207,7 +207,10 @@ func (m *Monitor) Receive(s *[16]byte, sync bool) (retraced bool) {
 		} else {
 			m.paint(s[:])
 		}
-		m.Held += 16
+		// A sync held FrameSyncSamples is the frame's, and longer changes
+		// nothing the beam does; the count stops there, so that no sync,
+		// however long, takes it past what set and a state may hold.
+		m.Held = min(m.Held+16, FrameSyncSamples)
 		return retraced
 	}
 	m.paint(s[:])

@@ -82,8 +82,8 @@ const (
 // ULA is the chip's state.
 type ULA struct {
 	// Border is the border colour, bits 0-2 of the last write to the
-	// chip's port [FAQ].
-	Border uint8 `inspect:"border"`
+	// chip's port [FAQ]: 0 to 7, no brightness.
+	Border uint8 `inspect:"border,max=7"`
 	// MIC and EAR are bits 3 and 4 of the last write [FAQ]: the cassette
 	// output and the loudspeaker, which also reaches the EAR socket.
 	MIC bool `inspect:"mic"`
@@ -93,8 +93,8 @@ type ULA struct {
 	EarIn bool `inspect:"ear_in"`
 	// Keys holds the keyboard: bit b of Keys[r] is set while the key at
 	// bit b of half-row r is down, half-row r being the one A(8+r) low
-	// selects [KB].
-	Keys [8]uint8 `inspect:"keys"`
+	// selects [KB]. A half-row has five keys, bits 0-4.
+	Keys [8]uint8 `inspect:"keys,max=&1F"`
 
 	// FrameStart is the tick at which the current frame began, when the
 	// chip raised /INT. Every published timing is counted from there

@@ -124,6 +124,11 @@ type Bus interface {
 	Acknowledge() byte
 }
 
+// MaxTick is the largest tick a processor counts to: 2^62 T-states, over a
+// million years of a CPC's time, and far enough below 2^64 that no sum a
+// board makes of a tick and a span wraps. A board refuses to run past it.
+const MaxTick = 1 << 62
+
 // CPU is the processor's state: every register the silicon holds, and the
 // few latches that decide what it does next. The inspect tags name each
 // field as inspect, set and the state file read it; the alternate registers
@@ -194,8 +199,9 @@ type CPU struct {
 	// InstrPC is where the instruction under way began, prefixes included.
 	InstrPC uint16 `inspect:"instr_pc"`
 	// Tick counts T-states since power-on, or since the snapshot the board
-	// started from.
-	Tick uint64 `inspect:"tick"`
+	// started from. Only running moves it: set may not (T-1), though a
+	// state's restore puts it back. It holds at most MaxTick.
+	Tick uint64 `inspect:"tick,readonly,max=&4000000000000000"`
 	// Responding is set only inside Interrupt, while the response makes
 	// its bus cycles, which belong to no instruction.
 	Responding bool `inspect:"-"`

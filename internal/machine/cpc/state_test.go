@@ -290,9 +290,19 @@ func TestIS10MapAfterSet(t *testing.T) {
 		}
 	}
 
-	// The video stands where the tick set puts it, and runs on from there
-	// a frame at a time, rather than catching up on the ticks between.
-	if err := inspect.Set(m, "cpu.tick", uint64(1)<<40); err != nil {
+	// The video stands where the tick a state's restore puts it (set may
+	// not move it: T-1), and runs on from there a frame at a time, rather
+	// than catching up on the ticks between.
+	fs, err := inspect.Fields(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range fs {
+		if fs[i].Path == "cpu.tick" {
+			fs[i].Value = uint64(1) << 40
+		}
+	}
+	if err := inspect.Restore(m, fs); err != nil {
 		t.Fatal(err)
 	}
 	r := m.RunFrames(2)
