@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"colophon/internal/inspect"
+	"colophon/internal/media/tape/tapetest"
 )
 
 // TestEveryFieldsRange holds issue 19's item 3 over every field set
@@ -26,19 +27,21 @@ func TestEveryFieldsRange(t *testing.T) {
 	for _, tt := range []struct {
 		machine string
 		crtc    int
+		tape    bool // with a tape in its deck, which its fields then reach into
 	}{
-		{"spectrum48", 0},
-		{"cpc464", 1},
-		{"cpc6128", 0},
-		{"cpc6128", 3},
+		{"spectrum48", 0, false},
+		{"spectrum48", 0, true},
+		{"cpc464", 1, false},
+		{"cpc6128", 0, true},
+		{"cpc6128", 3, false},
 	} {
-		t.Run(fmt.Sprintf("%s_crtc%d", tt.machine, tt.crtc), func(t *testing.T) {
-			walkRanges(t, tt.machine, tt.crtc)
+		t.Run(fmt.Sprintf("%s_crtc%d_tape%v", tt.machine, tt.crtc, tt.tape), func(t *testing.T) {
+			walkRanges(t, tt.machine, tt.crtc, tt.tape)
 		})
 	}
 }
 
-func walkRanges(t *testing.T, name string, crtcType int) {
+func walkRanges(t *testing.T, name string, crtcType int, tape bool) {
 	h := stateHost(t)
 	ctx := context.Background()
 	a := OpenArgs{Machine: MachineName(name)}
@@ -47,6 +50,13 @@ func walkRanges(t *testing.T, name string, crtcType int) {
 	}
 	o := must(h.Open(ctx, a))
 	hd := o.Handle
+	if tape {
+		file := writeFile(t, "prog.tap", tapetest.SpectrumProgram("colophon", 10, pokeProgram))
+		if name != "spectrum48" {
+			file = writeFile(t, "bin.cdt", tapetest.CPCBinary("MARKER", 0x4000, 0x4000, cpcMarker))
+		}
+		must(h.TapeInsert(ctx, TapeInsertArgs{Handle: hd, Path: file}))
+	}
 	must(h.Run(ctx, RunArgs{Handle: hd, Frames: ptr(uint64(60))}))
 	start := must(h.StateKeep(ctx, StateKeepArgs{Handle: hd})).State
 	root := must(machineOf(t, h, hd).inspectRoot())
