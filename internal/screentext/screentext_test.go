@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"colophon/internal/chip/z80"
+	"colophon/internal/cpcscreen"
 	"colophon/internal/disasm"
 	"colophon/internal/shared"
 )
@@ -291,5 +292,49 @@ func TestCPCFontPoundAndCopyright(t *testing.T) {
 	}
 	if _, err := CPCFont(lower[:100], make([]byte, 0x10000), MatrixVars6128); err == nil {
 		t.Error("a short lower ROM was read")
+	}
+}
+
+// BenchmarkCPCText reads a 6128's mode 2 screen, 80 by 25 cells of
+// firmware text, as monitor's text does: the font, the colours and the
+// matching.
+func BenchmarkCPCText(b *testing.B) {
+	lower := shared.ReadFile(b, "roms", "cpc6128.rom")[:0x4000]
+	ram := make([]byte, 0x20000)
+	sc := cpcscreen.Screen{Layout: cpcscreen.Video, Start: 0x3000, Width: 80, Height: 200, Lines: 8, Mode: 2}
+	sc.Inks[1] = 24
+	// Every cell a character, in the firmware's layout.
+	for row := range 25 {
+		for col := range 80 {
+			ch := 32 + (row*80+col)%95
+			for y := range 8 {
+				ram[sc.Addr(col, row*8+y)] = lower[FontAddress+ch*8+y]
+			}
+		}
+	}
+	lines, err := CPC(sc, lower, ram, MatrixVars6128)
+	if err != nil || len(lines) != 25 || !strings.HasPrefix(lines[0], ` !"#$%&'()*+,-./0123456789`) {
+		b.Fatalf("read %q, %v", lines, err)
+	}
+	for b.Loop() {
+		if _, err := CPC(sc, lower, ram, MatrixVars6128); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSpectrumText reads a Spectrum's 32 by 24 cells.
+func BenchmarkSpectrumText(b *testing.B) {
+	var mem [0x10000]byte
+	copy(mem[:], shared.ReadFile(b, "roms", "spectrum48.rom"))
+	mem[CHARS], mem[CHARS+1] = 0x00, 0x3C
+	for i := 0x5800; i < 0x5B00; i++ {
+		mem[i] = 0x38
+	}
+	peek := func(a uint16) byte { return mem[a] }
+	for b.Loop() {
+		if _, err := Spectrum(peek); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
