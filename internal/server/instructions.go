@@ -36,7 +36,7 @@ KEYBOARD AND PICTURE
 
 MEMORY AND CHIPS
 - inspect and set read and write the emulator's own struct for the machine by C-expression paths, such as cpu.pc or crtc.registers[12]; enums go by name. set refuses values the machine cannot hold and leaves it as it was.
-- peek, poke, find and disassemble reach memory as the processor would, through a CPC's banking and ROMs; given ram, they use a CPC's RAM by its own addresses, &00000 to &1FFFF on a 6128. compare sets a CPC's RAM beside a kept state or another CPC's RAM, to see what a run changed.
+- peek, poke, find and disassemble reach memory as the processor would, through a CPC's banking and ROMs; given ram, they use a CPC's RAM by its own addresses, &00000 to &1FFFF on a 6128; given rom, peek, find and disassemble read one of a CPC's ROMs by name (lower) or number (0 to 255) whatever the Gate Array enables. Where an answer's rom names a ROM, the RAM beneath it is hidden: read it with ram. compare sets a CPC's RAM beside a kept state or another CPC's RAM, to see what a run changed.
 
 NUMBERS
 - Answers write addresses, ports and gathered bytes in hexadecimal after &, as the CPC manuals do: &BB06, &3E. An address past &FFFF takes five digits: &1C000.
