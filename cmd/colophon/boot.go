@@ -51,10 +51,14 @@ const machineOptionsDoc = `  --machine NAME      the machine to build; there is 
                       Spectrum's deck plays it from then on (type j"" and
                       ENTER to LOAD ""); a CPC's once its firmware runs the
                       motor (RUN" and a key; |TAPE first on a 664 or 6128)
+  --disc F.dsk        put this DSK image in drive A at power-on (or once the
+                      snapshot is loaded), a copy: the file is never written
+  --disc-b F.dsk      and this one in drive B
+  --save-disc F.dsk   write drive A's disc here at the end, as an extended DSK
   A file is written only where no file is.
 
-  A CPC alone takes --sixty-hz, --full-raster, --no-double, --disc and
-  --save-disc.`
+  A CPC alone takes --sixty-hz, --full-raster and --no-double; a cpc664 and
+  a cpc6128 alone take discs.`
 
 // runOptions are the options boot and run take.
 type runOptions struct {
@@ -69,7 +73,7 @@ type runOptions struct {
 
 	// A CPC's own.
 	sixtyHz, fullRaster, noDouble bool
-	disc, saveDisc                string
+	disc, discB, saveDisc         string
 
 	// tape is the tape --tape puts in the deck before anything runs.
 	tape string
@@ -80,8 +84,6 @@ var cpcOnly = []struct{ flag, why string }{
 	{"sixty-hz", "a CPC's refresh link"},
 	{"full-raster", "a CPC's whole raster"},
 	{"no-double", "a CPC's lines drawn once"},
-	{"disc", "a CPC's disc drive"},
-	{"save-disc", "a CPC's disc drive"},
 }
 
 // parseRunOptions parses the options, with positional arguments allowed
@@ -102,6 +104,7 @@ func parseRunOptions(name string, args []string) (*runOptions, []string, error) 
 	flags.BoolVar(&o.fullRaster, "full-raster", false, "")
 	flags.BoolVar(&o.noDouble, "no-double", false, "")
 	flags.StringVar(&o.disc, "disc", "", "")
+	flags.StringVar(&o.discB, "disc-b", "", "")
 	flags.StringVar(&o.saveDisc, "save-disc", "", "")
 	flags.StringVar(&o.tape, "tape", "", "")
 
@@ -168,10 +171,26 @@ func parseRunOptions(name string, args []string) (*runOptions, []string, error) 
 	if set["save"] && o.save == "" {
 		return nil, nil, usage("--save wants a file name")
 	}
-	if o.screenshot != "" && o.save != "" && filepath.Clean(o.screenshot) == filepath.Clean(o.save) {
-		return nil, nil, usage("--screenshot and --save name the same file, %s", o.save)
+	if set["disc"] || set["disc-b"] || set["save-disc"] {
+		// Discs go in a cpc664's or a cpc6128's drives alone (DT-12).
+		if _, err := k.Medium(catalogue.Disc); err != nil {
+			return nil, nil, usage("--disc, --disc-b and --save-disc: %v", err)
+		}
 	}
-	for _, p := range []struct{ flag, path string }{{"screenshot", o.screenshot}, {"save", o.save}} {
+	for _, f := range []struct{ flag, path string }{{"disc", o.disc}, {"disc-b", o.discB}, {"save-disc", o.saveDisc}} {
+		if set[f.flag] && f.path == "" {
+			return nil, nil, usage("--%s wants a file name", f.flag)
+		}
+	}
+	outputs := []struct{ flag, path string }{{"screenshot", o.screenshot}, {"save", o.save}, {"save-disc", o.saveDisc}}
+	for i, a := range outputs {
+		for _, b := range outputs[i+1:] {
+			if a.path != "" && b.path != "" && filepath.Clean(a.path) == filepath.Clean(b.path) {
+				return nil, nil, usage("--%s and --%s name the same file, %s", a.flag, b.flag, b.path)
+			}
+		}
+	}
+	for _, p := range outputs {
 		if p.path == "" {
 			continue
 		}
@@ -211,6 +230,9 @@ func drive(ctx context.Context, std stdio, m cliMachine, o *runOptions) error {
 	if err := insertTape(m, o); err != nil {
 		return err
 	}
+	if err := insertDiscs(m, o); err != nil {
+		return err
+	}
 	var frames uint64
 	last := machine.Done // how the last request ended
 	runFrames := func(n uint64) error {
@@ -242,6 +264,19 @@ func drive(ctx context.Context, std stdio, m cliMachine, o *runOptions) error {
 		return err
 	}
 	report := fmt.Sprintf("%s: %d frames, tick %d", m.Name(), frames, m.Tick())
+	if o.saveDisc != "" {
+		// Before --save, which may run on to the end of an instruction:
+		// the disc as it stands where the frames end, as disc_save writes
+		// it at that tick (DT-14).
+		b, err := saveDisc(m)
+		if err != nil {
+			return fmt.Errorf("--save-disc: %w", err)
+		}
+		if err := writeNew(o.saveDisc, b); err != nil {
+			return fmt.Errorf("--save-disc: %w", err)
+		}
+		report += ", disc A to " + o.saveDisc
+	}
 	if o.save != "" {
 		if last == machine.Unsettled {
 			// A snapshot has no room for a chain of prefixes: run on to

@@ -55,3 +55,36 @@ func stand(o *runOptions, roms firmware.Loader, snapshot []byte) (cliMachine, er
 	}
 	return cm, nil
 }
+
+// insertDiscs puts the discs --disc and --disc-b name in drives A and B, at
+// the machine's tick: power-on, or the snapshot's.
+func insertDiscs(m cliMachine, o *runOptions) error {
+	for drive, path := range []string{o.disc, o.discB} {
+		if path == "" {
+			continue
+		}
+		flag := [2]string{"--disc", "--disc-b"}[drive]
+		d, ok := m.(machine.Discs)
+		if !ok {
+			return fmt.Errorf("%s: %s has no disc drives in this build", flag, m.Name())
+		}
+		b, err := readMedium(path, catalogue.MediaLimit)
+		if err != nil {
+			return fmt.Errorf("%s: %w", flag, err)
+		}
+		if err := d.InsertDisc(drive, b, false); err != nil {
+			return fmt.Errorf("%s %s: %w", flag, path, err)
+		}
+	}
+	return nil
+}
+
+// saveDisc writes drive A's disc as disc_save does.
+func saveDisc(m cliMachine) ([]byte, error) {
+	d, ok := m.(machine.Discs)
+	if !ok {
+		return nil, fmt.Errorf("%s has no disc drives in this build", m.Name())
+	}
+	b, _, err := d.SaveDisc(0)
+	return b, err
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -53,14 +54,15 @@ import (
 // unmarked, so a state after it costs the pages the frame changed and the
 // struct, and keeping it reads those pages alone (docs/performance.md,
 // "States"). A page once kept is never written; it is let go with the
-// last state that holds it. A disc, when a machine has one, is one more
-// buffer the machine marks and a state keeps so, and states kept while a
-// disc does not change share its pages (KEEP-7). A tape is a buffer that
-// nothing writes once it is read (package tape): the deck, which the
-// machine holds by value, points at it, so a state keeps the tape where it
-// has played to, and the tape itself, by that pointer, sharing it with the
-// machine and with every state kept while it was in; a restore puts that
-// tape back in the deck though another has gone in since (KEEP-1, KEEP-2).
+// last state that holds it. A disc in a drive is one more buffer the
+// machine marks and a state keeps so, and states kept while a disc does
+// not change share its pages (KEEP-7); a disc put in has every page marked.
+// A tape is a buffer that nothing writes once it is read (package tape):
+// the deck, which the machine holds by value, points at it, so a state
+// keeps the tape where it has played to, and the tape itself, by that
+// pointer, sharing it with the machine and with every state kept while it
+// was in; a restore puts that tape back in the deck though another has gone
+// in since (KEEP-1, KEEP-2).
 //
 // Putting a state back writes the pages where the machine differs from
 // it: those the machine marked since, and those where the state's page is
@@ -244,22 +246,39 @@ func keepImage(mm machine.Machine, base image) (image, error) {
 // base is the image kept or put back last, which may be nil. The marks are
 // read before the machine's structs are put back, as they stand for what
 // was done since base; and cleared after, as the machine then holds im.
+//
+// A buffer the structs put back point at is not always the one the
+// machine held: a disc taken out since the state was kept comes back, in
+// the buffer it was kept in (KEEP-2). That buffer is written whole, since
+// neither the marks nor base say what it holds; a buffer the machine still
+// holds is written where it differs from base or was marked.
 func restoreImage(im, base image) {
 	d := im.from()
-	bufs := d.Buffers()
+	// The marks are copied: a machine may answer them in arrays of its
+	// own, which Buffers fills again.
+	before := slices.Clone(d.Buffers())
+	for i := range before {
+		before[i].Dirty = slices.Clone(before[i].Dirty)
+	}
 	im.put()
+	after := d.Buffers()
 	var bb buffers
 	if base != nil {
 		bb = base.buffers()
 	}
 	for i, b := range im.buffers() {
 		var bp paged
-		if bb != nil {
+		if bb != nil && sameBuffer(before[i].Bytes, after[i].Bytes) {
 			bp = bb[i].pages
 		}
-		b.pages.writeTo(bufs[i].Bytes, bufs[i].Dirty, bp)
+		b.pages.writeTo(after[i].Bytes, before[i].Dirty, bp)
 	}
 	d.Clean()
+}
+
+// sameBuffer reports whether two buffers are one.
+func sameBuffer(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // cpcImage is a CPC kept: the board by value, the monitor it points at by

@@ -275,6 +275,20 @@ type TapeDeck interface {
 	TapeDeck() *tape.Deck
 }
 
+// Discs is a machine with disc drives, numbered from 0 for drive A (spec,
+// "Discs and tapes").
+type Discs interface {
+	// InsertDisc puts a disc in a drive from a DSK image, copied, with
+	// its write-protect tab set or not, taking out the disc there; an
+	// image that is not a DSK is refused, saying why, and the drive is
+	// left as it was (DT-3, DT-5).
+	InsertDisc(drive int, image []byte, protect bool) error
+	// SaveDisc answers the disc in a drive as an extended DSK image, as
+	// it stands, and whether the machine wrote to it since it went in
+	// (DT-9, DT-10, DT-11).
+	SaveDisc(drive int) (image []byte, written bool, err error)
+}
+
 // PageSize is the size of the pages a Dirty machine marks: 4K, which is
 // four lines of a CPC monitor's raster.
 const PageSize = 4096

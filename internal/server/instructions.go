@@ -62,8 +62,6 @@ ERRORS
 // whole product, as the spec does; this list keeps them honest about this
 // build, and TestNotYetBuiltIsExactlyWhatIsMissing holds it to tools/list.
 var notYetBuilt = []struct{ name, instead string }{
-	{"disc_insert", "there is no disc drive yet"},
-	{"disc_save", "there is no disc drive yet"},
 	{"snapshot_save", "snapshots are read by machine_open but not written"},
 	{"state_save", "states are kept in memory only, and machine_open takes no state file"},
 }

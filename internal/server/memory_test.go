@@ -227,7 +227,8 @@ func TestInspectDescribed(t *testing.T) {
 		"cpc6128": {"crtc.type", "crtc.registers[17]", "crtc.selected", "crtc.c0", "crtc.c4", "crtc.c9", "crtc.c3l", "crtc.c3h", "crtc.c5", "crtc.ma", "crtc.hsync", "crtc.vsync",
 			"gate_array.pen", "gate_array.inks[16]", "gate_array.mode", "gate_array.mode_pending", "gate_array.lower_rom", "gate_array.upper_rom", "gate_array.r52", "gate_array.int",
 			"psg.registers[15]", "psg.selected", "psg.chip_selected", "ppi.output[2]", "ppi.input[2]", "ppi.control",
-			"fdc.command", "fdc.taken", "fdc.result", "fdc.given", "fdc.results", "fdc.status",
+			"fdc.command", "fdc.taken", "fdc.result", "fdc.given", "fdc.results", "fdc.phase", "fdc.stage", "fdc.unit", "fdc.count", "fdc.length",
+			"fdc.pcn[3]", "fdc.units[0].head", "fdc.units[1].pulses", "fdc.units[0].write_protect", "fdc.units[1].written", "motor", "printer_port",
 			"monitor.beam_x", "monitor.beam_y", "monitor.frames", "keyboard.lines[9]", "mmr", "upper_rom", "model"},
 	}
 	cpu := []string{"a", "f", "b", "c", "d", "e", "h", "l", "a_", "f_", "b_", "c_", "d_", "e_", "h_", "l_", "ix", "iy", "sp", "pc", "wz", "i", "r", "im",

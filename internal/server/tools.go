@@ -99,6 +99,7 @@ func (s *Server) addTools() {
 	s.addReadingTools()
 	s.addStateTools()
 	s.addTapeTools()
+	s.addMediaTools()
 }
 
 // machineListArgs is machine_list's arguments: none.

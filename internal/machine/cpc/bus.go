@@ -343,10 +343,14 @@ func (m *CPC) ioWrite(port uint16, v byte, iorq uint64) {
 	// controller (cpctech, "Floppy disc controller").
 	if m.disc && port&0x0480 == 0 {
 		if port&0x0100 == 0 {
-			m.Motor = v&1 != 0
+			m.motor(v&1 != 0, iorq)
 		} else {
-			m.fdcWrite(port&1, v)
+			m.fdcWrite(port&1, v, iorq)
 		}
+	}
+	// The printer port: A12 low (cpctech, "I/O port allocation").
+	if port&0x1000 == 0 {
+		m.printer(v)
 	}
 }
 
@@ -400,7 +404,7 @@ func (m *CPC) ioRead(port uint16, iorq, taken uint64) byte {
 		}
 	}
 	if m.disc && port&0x0580 == 0x0100 {
-		v = m.fdcRead(port & 1)
+		v = m.fdcRead(port&1, taken)
 	}
 	return v
 }
@@ -410,12 +414,16 @@ func (m *CPC) presentPortB() { m.PPI.SetInput(ppi.PortB, m.portB()) }
 
 // portB is what the board holds on PPI port B's pins (cpctech, "8255
 // PPI"): bit 7 the cassette's read data, the level at the deck's head as
-// it was last run, low with no tape; bit 6 the
-// printer's BUSY, pulled high with no printer; bit 5 the expansion port's
-// /EXP, low as the reference measures it; bit 4 the refresh link, high for
-// 50 Hz; bits 3-1 the manufacturer; bit 0 the 6845's VSYNC.
+// it was last run, low with no tape; bit 6 the printer's BUSY, pulled high
+// with no printer, low with one attached that is always ready (printer.go);
+// bit 5 the expansion port's /EXP, low as the reference measures it; bit 4
+// the refresh link, high for 50 Hz; bits 3-1 the manufacturer; bit 0 the
+// 6845's VSYNC.
 func (m *CPC) portB() byte {
-	v := byte(0x40) | m.Manufacturer<<1&0x0E
+	v := m.Manufacturer << 1 & 0x0E
+	if !m.printerReady() {
+		v |= 0x40
+	}
 	if m.Tape.Level {
 		v |= 0x80
 	}

@@ -181,6 +181,8 @@ type CPC struct {
 	// Tape is the cassette deck: its motor on PPI port C bit 4, its data
 	// on port B bit 7.
 	Tape tape.Deck `inspect:"tape"`
+	// PrinterPort is the last byte written to the printer port (printer.go).
+	PrinterPort byte `inspect:"printer_port"`
 
 	lowerROM []byte
 	upperROM [256][]byte
@@ -195,6 +197,8 @@ type CPC struct {
 	// marks are the pages of the buffers written since a host last looked
 	// (dirty.go), behind a pointer, which a copy of the machine shares.
 	marks *marks
+	// devices are what is plugged in from outside (printer.go), shared too.
+	devices *devices
 
 	// handlers is the account of the interrupt handlers the processor is
 	// inside, kept at each acknowledge and opcode fetch (bus.go), for a
@@ -243,6 +247,7 @@ func New(cfg Config) (*CPC, error) {
 	m.RAM = make([]byte, cfg.Model.RAMSize())
 	m.video = (*[0x10000]byte)(m.RAM)
 	m.marks = &marks{}
+	m.devices = &devices{}
 	m.markRAM()
 	m.lowerROM = append([]byte(nil), cfg.Firmware[:ROMSize]...)
 	m.upperROM[0] = append([]byte(nil), cfg.Firmware[ROMSize:]...)
@@ -261,7 +266,7 @@ func New(cfg Config) (*CPC, error) {
 	m.PPI.Reset()
 	m.PSG.Reset()
 	m.Keyboard.Reset()
-	m.FDC.Reset()
+	m.FDC.Reset(Drives)
 	m.CPU.Reset()
 	m.CPU.Bus = (*bus)(m)
 	m.derive()

@@ -5,6 +5,7 @@ import (
 
 	"colophon/internal/chip/monitor"
 	"colophon/internal/machine"
+	"colophon/internal/media/dsk"
 )
 
 // marks are the pages of the machine's two big buffers written since a
@@ -18,8 +19,15 @@ import (
 type marks struct {
 	ram    [1]uint64
 	raster [(rasterPages + 63) / 64]uint64 // worked out from the monitor's lines when asked
-	bufs   [2]machine.Buffer
+	bufs   [2 + Drives]machine.Buffer
 }
+
+// A disc's pages are the machine's, or this does not compile.
+var _ [dsk.PageSize - machine.PageSize]struct{}
+var _ [machine.PageSize - dsk.PageSize]struct{}
+
+// discBuffers names the drives' discs as buffers.
+var discBuffers = [Drives]string{"disc_a", "disc_b"}
 
 const rasterPages = (monitor.Width*monitor.Height + machine.PageSize - 1) / machine.PageSize
 
@@ -28,8 +36,10 @@ func (m *CPC) markRAM() {
 	m.marks.ram[0] = 1<<(len(m.RAM)/machine.PageSize) - 1
 }
 
-// Buffers answers the RAM, by its own addresses, and the monitor's raster,
-// with the pages of each written since Clean.
+// Buffers answers the RAM, by its own addresses, the monitor's raster, and
+// the disc in each drive, with the pages of each written since Clean. A
+// drive with no disc is a buffer of no bytes; a disc just put in has every
+// page marked.
 func (m *CPC) Buffers() []machine.Buffer {
 	k := m.marks
 	k.raster = [len(k.raster)]uint64{}
@@ -43,9 +53,11 @@ func (m *CPC) Buffers() []machine.Buffer {
 			}
 		}
 	}
-	k.bufs = [2]machine.Buffer{
-		{Name: "ram", Bytes: m.RAM, Dirty: k.ram[:]},
-		{Name: "raster", Bytes: m.Monitor.Raster, Dirty: k.raster[:]},
+	k.bufs[0] = machine.Buffer{Name: "ram", Bytes: m.RAM, Dirty: k.ram[:]}
+	k.bufs[1] = machine.Buffer{Name: "raster", Bytes: m.Monitor.Raster, Dirty: k.raster[:]}
+	for i, name := range discBuffers {
+		d := m.FDC.Units[i].Disc
+		k.bufs[2+i] = machine.Buffer{Name: name, Bytes: d.Image, Dirty: d.Marks}
 	}
 	return k.bufs[:]
 }
@@ -55,4 +67,7 @@ func (m *CPC) Clean() {
 	m.marks.ram = [1]uint64{}
 	m.marks.raster = [len(m.marks.raster)]uint64{}
 	m.Monitor.ClearChanged()
+	for i := range Drives {
+		clear(m.FDC.Units[i].Disc.Marks)
+	}
 }

@@ -35,11 +35,12 @@ func (m *CPC) Processor() *z80.CPU { return &m.CPU }
 // crtc.registers[12], gate_array.r52.
 func (m *CPC) InspectRoot() any { return m }
 
-// BeforeInspect brings the video, which runs behind the processor, up to
-// the machine's tick.
+// BeforeInspect brings the video, the tape deck and the disc controller,
+// which run behind the processor, up to the machine's tick.
 func (m *CPC) BeforeInspect() {
 	m.settle()
 	m.Tape.Run(m.CPU.Tick)
+	m.FDC.Run(m.CPU.Tick)
 }
 
 // Deck is how a CPC drives its deck: at its clock, 4 MHz, 8/7 of the
@@ -77,7 +78,13 @@ func (m *CPC) Validate() error {
 // AfterSet works the board's machinery out again after every write of a
 // set or a restore (IS-10): the memory map, the video's place against the
 // tick, and the Gate Array's colours (derive).
-func (m *CPC) AfterSet(path string) { m.derive() }
+// The motor flip-flop set turns the drives' motors with it.
+func (m *CPC) AfterSet(path string) {
+	m.derive()
+	if path == "motor" {
+		m.FDC.SetMotor(m.CPU.Tick, m.Motor)
+	}
+}
 
 var (
 	_ machine.Memory      = (*CPC)(nil)

@@ -143,7 +143,8 @@ func Load(cfg Config, b []byte) (*CPC, error) {
 	}
 
 	if v3 := s.V3; v3 != nil {
-		m.Motor = v3.FDCMotor&1 != 0
+		m.motor(v3.FDCMotor&1 != 0, 0)
+		m.PrinterPort = v3.Printer
 	}
 	m.standVideo(s.V3)
 	m.presentPortB()

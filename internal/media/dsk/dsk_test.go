@@ -217,9 +217,9 @@ func TestDT4FormatEveryTrackTwice(t *testing.T) {
 	n := len(d.Image)
 	for pass := range 2 {
 		for c := range d.Cylinders() {
-			f := d.Format(c, 0, false, 0x52, byte(0xE5+pass))
+			d.Format(c, 0, false, 0x52, byte(0xE5+pass))
 			for i := range 9 {
-				if !f.Add(byte(c), 0, byte(0x41+i), 2, 158+i*(62+512+0x52), 512, byte(0xE5+pass)) {
+				if !d.AddSector(c, 0, byte(c), 0, byte(0x41+i), 2, 158+i*(62+512+0x52), 512, byte(0xE5+pass)) {
 					t.Fatalf("pass %d track %d: no room for sector %d", pass, c, i)
 				}
 			}
@@ -234,8 +234,7 @@ func TestDT4FormatEveryTrackTwice(t *testing.T) {
 			t.Fatalf("track %d after formatting twice: %d sectors", c, tr.Sectors())
 		}
 	}
-	past := d.Format(42, 0, false, 0x52, 0)
-	if !past.Add(42, 0, 1, 2, 158, 512, 0) || d.Track(42, 0).Formatted() {
+	if d.Format(42, 0, false, 0x52, 0) || !d.AddSector(42, 0, 42, 0, 1, 2, 158, 512, 0) || d.Track(42, 0).Formatted() {
 		t.Error("track 42, past what the medium holds, was formatted")
 	}
 	if err := Validate(d.Image); err != nil {
@@ -374,11 +373,11 @@ func FuzzValidate(f *testing.F) {
 			}
 		}
 		Save(d)
-		fm := d.Format(0, 0, false, 0x4E, 0xE5)
+		d.Format(0, 0, false, 0x4E, 0xE5)
 		for i := range maxFormatSectors + 1 {
-			fm.Add(0, 0, byte(i), 6, 0, 8192, 0)
+			d.AddSector(0, 0, 0, 0, byte(i), 6, 0, 8192, 0)
 		}
-		fm.Cut(100000)
+		d.CutSector(0, 0, 100000)
 		if err := Validate(b); err != nil {
 			t.Fatalf("valid, then invalid once written: %v", err)
 		}

@@ -55,7 +55,8 @@ const (
 	// SlotSize is the room a formatted track has: its header, its
 	// sectors' entries and a revolution's bytes of data.
 	SlotSize = (trackHeader + maxFormatSectors*sectorEntry + MFMTrackBytes + 0xFF) &^ 0xFF
-	pageSize = 4096
+	// PageSize is the size of the pages Marks marks.
+	PageSize = 4096
 )
 
 // The bytes of a track, a revolution's: at 300 rpm, 200 ms a revolution, a
@@ -95,7 +96,7 @@ func lay(f *file) (Disc, error) {
 		le.PutUint32(b[tableAt+4*i:], uint32(at))
 		at = layTrack(b, at, t)
 	}
-	d := Disc{Image: b, Marks: make([]uint64, (len(b)/pageSize+64)/64)}
+	d := Disc{Image: b, Marks: make([]uint64, (len(b)/PageSize+64)/64)}
 	d.markAll()
 	return d, nil
 }
@@ -245,7 +246,7 @@ func (d Disc) markAll() {
 
 // mark marks the pages of n bytes at at as written.
 func (d Disc) mark(at, n int) {
-	for p := at / pageSize; p <= (at+n-1)/pageSize; p++ {
+	for p := at / PageSize; p <= (at+n-1)/PageSize; p++ {
 		if p/64 < len(d.Marks) {
 			d.Marks[p/64] |= 1 << (p % 64)
 		}
@@ -374,87 +375,105 @@ func (d Disc) Begin(s Sector, n int, deleted bool) Sector {
 	return d.sector(s.entry)
 }
 
-// A Formatting is a track being formatted, sector by sector, in its slot.
-type Formatting struct {
-	d    Disc
-	at   int // the slot's block, or 0 where the medium holds no such track
-	data int // where the next sector's data goes
+// slot answers where the slot of the track at a cylinder and a side
+// begins, and its number in the table; 0 where the medium holds no such
+// track.
+func (d Disc) slot(cyl, side int) (at, i int) {
+	if !d.In() || cyl < 0 || side < 0 || cyl >= d.Cylinders() || side >= d.Sides() {
+		return 0, 0
+	}
+	i = cyl*d.Sides() + side
+	return d.u32(20) + i*SlotSize, i
 }
 
 // Format begins formatting the track at a cylinder and a side: the track
-// becomes an empty one of the encoding given, in its slot, which the
-// sectors then fill. Where the medium holds no such track, nothing is
-// recorded.
-func (d Disc) Format(cyl, side int, fm bool, gap3, filler byte) Formatting {
-	if !d.In() || cyl < 0 || side < 0 || cyl >= d.Cylinders() || side >= d.Sides() {
-		return Formatting{}
+// becomes an empty one of the encoding given, in its slot, which AddSector
+// then fills. Where the medium holds no such track, nothing is recorded,
+// and it answers false.
+func (d Disc) Format(cyl, side int, fm bool, gap3, filler byte) bool {
+	at, i := d.slot(cyl, side)
+	if at == 0 {
+		return false
 	}
-	i := cyl*d.Sides() + side
-	at := d.u32(20) + i*SlotSize
 	h := d.Image[at : at+trackHeader]
 	clear(h)
-	h[2], h[3] = gap3, filler
+	h[2], h[3], h[5] = gap3, filler, 1
 	length := MFMTrackBytes
 	if fm {
 		h[4] = 1
 		length = FMTrackBytes
 	}
-	h[5] = 1
 	le.PutUint16(h[6:], uint16(length))
 	le.PutUint32(d.Image[tableAt+4*i:], uint32(at))
 	d.mark(at, trackHeader)
 	d.mark(tableAt+4*i, 4)
-	return Formatting{d: d, at: at, data: at + trackHeader + maxFormatSectors*sectorEntry}
+	return true
 }
 
-// Add adds a sector to a track being formatted, its ID given and its data
-// n bytes of fill, as much as the slot has room for, lying at place. It
-// answers false where the slot has no room for another sector.
-func (f *Formatting) Add(c, h, r, n byte, place, size int, fill byte) bool {
-	if f.at == 0 {
+// formatting answers the slot of a track being formatted, and where its
+// next sector's data goes; 0 where the track is not in its slot.
+func (d Disc) formatting(cyl, side int) (at, data int) {
+	at, i := d.slot(cyl, side)
+	if at == 0 || d.u32(tableAt+4*i) != at {
+		return 0, 0
+	}
+	data = at + trackHeader + maxFormatSectors*sectorEntry
+	if n := d.u16(at); n > 0 {
+		last := d.sector(at + trackHeader + (n-1)*sectorEntry)
+		data = last.at + last.Room
+	}
+	return at, data
+}
+
+// AddSector adds a sector to the track being formatted at a cylinder and
+// a side: its ID as given, lying at place, and its data size bytes of
+// fill, as much as the slot has room for. It answers false where the slot
+// has no room for another sector; a track the medium does not hold takes
+// every sector, and records none.
+func (d Disc) AddSector(cyl, side int, c, h, r, n byte, place, size int, fill byte) bool {
+	at, data := d.formatting(cyl, side)
+	if at == 0 {
 		return true
 	}
-	d := f.d
-	count := d.u16(f.at)
+	count := d.u16(at)
 	if count >= maxFormatSectors {
 		return false
 	}
-	end := f.at + SlotSize
-	room := max(0, min(size, end-f.data))
-	e := d.Image[f.at+trackHeader+count*sectorEntry:]
+	room := max(0, min(size, at+SlotSize-data))
+	e := d.Image[at+trackHeader+count*sectorEntry:]
 	clear(e[:sectorEntry])
 	e[0], e[1], e[2], e[3], e[6] = c, h, r, n, 1
 	le.PutUint16(e[8:], uint16(place))
 	le.PutUint16(e[10:], uint16(room))
 	le.PutUint32(e[12:], uint32(room))
-	le.PutUint32(e[16:], uint32(f.data))
+	le.PutUint32(e[16:], uint32(data))
 	for i := range room {
-		d.Image[f.data+i] = fill
+		d.Image[data+i] = fill
 	}
-	d.mark(f.data, room)
-	f.data += room
-	le.PutUint16(d.Image[f.at:], uint16(count+1))
-	d.mark(f.at, trackHeader+(count+1)*sectorEntry)
+	d.mark(data, room)
+	le.PutUint16(d.Image[at:], uint16(count+1))
+	d.mark(at, trackHeader+(count+1)*sectorEntry)
 	return true
 }
 
-// Cut marks the last sector added as cut short by the index after size
-// bytes of its data: its data field has no good CRC.
-func (f *Formatting) Cut(size int) {
-	if f.at == 0 {
+// CutSector marks the last sector added to a track being formatted as cut
+// short by the index after size bytes of its data: its data field has no
+// good CRC.
+func (d Disc) CutSector(cyl, side, size int) {
+	at, _ := d.formatting(cyl, side)
+	if at == 0 {
 		return
 	}
-	d := f.d
-	count := d.u16(f.at)
+	count := d.u16(at)
 	if count == 0 {
 		return
 	}
-	e := d.Image[f.at+trackHeader+(count-1)*sectorEntry:]
+	e := d.Image[at+trackHeader+(count-1)*sectorEntry:]
 	e[4] |= ST1DataError
 	e[5] |= ST2DataError
 	room := int(le.Uint32(e[12:]))
 	le.PutUint16(e[10:], uint16(min(max(size, 0), room)))
-	d.mark(f.at, trackHeader+count*sectorEntry)
+	d.mark(at, trackHeader+count*sectorEntry)
 }
 
 // ImageCylinders is the cylinders the image it was read from had.
