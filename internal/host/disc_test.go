@@ -32,9 +32,10 @@ func sharedDisc(t testing.TB, name string) string {
 }
 
 // cpcScreen is a CPC's text, its lines' spaces cut, blank ones left out.
-func cpcScreen(t testing.TB, h *Host, handle string) string {
+func cpcScreen(t *testing.T, h *Host, handle string) string {
+	t.Helper()
 	var lines []string
-	for _, l := range machineOf(t, h, handle).m.(*cpc.CPC).Text() {
+	for _, l := range cpcText(t, h, handle) {
 		if l = strings.TrimSpace(l); l != "" {
 			lines = append(lines, l)
 		}
