@@ -3,7 +3,7 @@
 // output, or over streamable HTTP with --http.
 //
 //	pidp10-mcp [--host H] [--port P]
-//	pidp10-mcp --http [--http-host 127.0.0.1] [--http-port 8010]
+//	pidp10-mcp --http [--http-host 127.0.0.1] [--http-port 8010] [--sessions PATH]
 //
 // The environment supplies the defaults: PIDP10_HOST, PIDP10_PORT,
 // PIDP10_MCP_HOST and PIDP10_MCP_PORT. Flags win over the environment.
@@ -19,8 +19,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
-	"net/url"
 	"os"
 	"os/signal"
 	"strconv"
@@ -28,6 +26,7 @@ import (
 	"time"
 
 	"colophon/internal/line"
+	"colophon/internal/transport"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -42,15 +41,13 @@ const (
 	defaultHTTPPort = 8010
 )
 
-// httpPath is where the streamable HTTP endpoint answers.
-const httpPath = "/mcp"
-
 type config struct {
 	host     string
 	port     int
 	http     bool
 	httpHost string
 	httpPort int
+	sessions string
 }
 
 func main() {
@@ -72,16 +69,63 @@ func run(args []string, getenv func(string) string, stderr io.Writer) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP, os.Interrupt)
 	defer stop()
+	// A signal closes the line first, hard, at once: the SDK ends a
+	// session only once its running calls return, and a call waiting on
+	// the line could wait its whole timeout (issue 19, item 8). With the
+	// line closed, a waiting call returns saying so.
+	context.AfterFunc(ctx, func() { session.Close() })
 
 	server := line.NewServer(session, version)
-	if cfg.http {
-		return serveHTTP(ctx, server, net.JoinHostPort(cfg.httpHost, strconv.Itoa(cfg.httpPort)), stderr)
+	served := make(chan error, 1)
+	go func() {
+		if cfg.http {
+			served <- serveHTTP(ctx, server, cfg, stderr)
+			return
+		}
+		served <- server.Run(ctx, &transport.Stdio{Reader: os.Stdin, Writer: os.Stdout})
+	}()
+	select {
+	case err := <-served:
+		if ctx.Err() != nil {
+			return nil // a signal asked us to stop
+		}
+		return err
+	case <-ctx.Done():
 	}
-	err = server.Run(ctx, &mcp.StdioTransport{})
-	if ctx.Err() != nil {
-		return nil // a signal asked us to stop
+	// Stopping: whatever still runs has a second to finish.
+	select {
+	case <-served:
+	case <-time.After(stopGrace):
 	}
-	return err
+	return nil
+}
+
+// stopGrace is how long a signalled process waits for its calls to end
+// before it exits all the same: the process ends within a second of the
+// signal, whatever runs (issue 19, item 7).
+const stopGrace = 900 * time.Millisecond
+
+// serveHTTP serves MCP over streamable HTTP until ctx ends. Every client
+// shares the one line, as the line belongs to the process.
+func serveHTTP(ctx context.Context, server *mcp.Server, cfg config, stderr io.Writer) error {
+	sessions := cfg.sessions
+	if sessions == "" {
+		var err error
+		if sessions, err = transport.DefaultSessionsFile("pidp10-mcp"); err != nil {
+			return err
+		}
+	}
+	h, err := transport.NewHTTP(server, transport.HTTPOptions{Sessions: sessions})
+	if err != nil {
+		return fmt.Errorf("--http: %w", err)
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(cfg.httpHost, strconv.Itoa(cfg.httpPort)))
+	if err != nil {
+		h.Close()
+		return fmt.Errorf("--http: %w", err)
+	}
+	fmt.Fprintf(stderr, "pidp10-mcp: serving MCP over streamable HTTP at http://%s%s, sessions kept in %s\n", ln.Addr(), transport.Path, sessions)
+	return h.Serve(ctx, ln)
 }
 
 // parseConfig reads the environment for defaults, then the flags.
@@ -113,6 +157,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.BoolVar(&cfg.http, "http", false, "serve streamable HTTP instead of stdio")
 	fs.StringVar(&cfg.httpHost, "http-host", cfg.httpHost, "bind address for --http (PIDP10_MCP_HOST)")
 	fs.IntVar(&cfg.httpPort, "http-port", cfg.httpPort, "bind port for --http, 0 for any free port (PIDP10_MCP_PORT)")
+	fs.StringVar(&cfg.sessions, "sessions", "", "the file --http keeps its clients' sessions in, so they outlast a restart (default $XDG_STATE_HOME/colophon/pidp10-mcp-sessions.json)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
@@ -129,60 +174,4 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		return config{}, fmt.Errorf("--http-port (PIDP10_MCP_PORT) %d is outside 0..65535", cfg.httpPort)
 	}
 	return cfg, nil
-}
-
-// serveHTTP serves MCP over streamable HTTP at addr until ctx ends. Every
-// client shares the one line, as the line belongs to the process.
-func serveHTTP(ctx context.Context, server *mcp.Server, addr string, stderr io.Writer) error {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return fmt.Errorf("--http: %w", err)
-	}
-	mux := http.NewServeMux()
-	// The SDK rejects a request that reached a loopback address with a
-	// foreign Host header; checkOrigin adds the Origin check.
-	mux.Handle(httpPath, checkOrigin(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)))
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(stderr, "pidp10-mcp: serving MCP over streamable HTTP at http://%s%s\n", ln.Addr(), httpPath)
-
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	select {
-	case err := <-served:
-		return err
-	case <-ctx.Done():
-	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	_ = srv.Shutdown(shutdown)
-	return nil
-}
-
-// checkOrigin refuses requests whose Origin header names anything but a
-// loopback host. A browser always sends Origin on a cross-origin request, so
-// a web page that rebinds its own DNS name to 127.0.0.1 is turned away; the
-// MCP transport specification requires servers to validate Origin for this
-// reason (modelcontextprotocol.io, "Transports", Streamable HTTP, "Security
-// Warning"). Clients that are not browsers send no Origin and pass.
-func checkOrigin(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if origin := r.Header.Get("Origin"); origin != "" && !loopbackOrigin(origin) {
-			http.Error(w, fmt.Sprintf("Forbidden: Origin %q is not a loopback origin", origin), http.StatusForbidden)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
-func loopbackOrigin(origin string) bool {
-	u, err := url.Parse(origin)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
-		return false
-	}
-	host := u.Hostname()
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

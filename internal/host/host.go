@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"colophon/internal/firmware"
 	"colophon/internal/machine"
@@ -48,6 +49,26 @@ type Host struct {
 	mu       sync.Mutex
 	machines []*Machine // standing, in the order they were stood up
 	opened   int        // machines stood up so far, which numbers the handles
+	// lost is how many of them a server before this one stood up, and
+	// lost as it stopped (ContinueAfter); onOpen is told each new count.
+	lost   int
+	onOpen func(opened int)
+}
+
+// ContinueAfter numbers the machines stood up from now on after the first
+// n, which a server that ran before this one stood up, in a process that
+// has ended: a client that outlived that process, as a client over HTTP
+// keeps its session, never reaches a new machine by an old handle, and is
+// told the old one was lost. onOpen, if not nil, is told the count after
+// each machine_open, for the program to keep for the next process.
+func (h *Host) ContinueAfter(n int, onOpen func(opened int)) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if n > h.opened {
+		h.opened = n
+	}
+	h.lost = n
+	h.onOpen = onOpen
 }
 
 // New returns a host with no machine standing.
@@ -68,6 +89,10 @@ type Machine struct {
 
 	journal []Entry
 	closed  bool
+
+	// shown is the machine as machine_list names it, as the last request
+	// to it left it: the list reads it without waiting for the machine.
+	shown atomic.Pointer[Summary]
 
 	// The states kept of it and not yet let go, oldest first; kept counts
 	// every state kept, which numbers them; and base is the image its
@@ -146,6 +171,10 @@ func (h *Host) find(handle string) (*Machine, error) {
 			return m, nil
 		}
 	}
+	var n int
+	if _, err := fmt.Sscanf(handle, "m%d", &n); err == nil && handle == fmt.Sprintf("m%d", n) && n >= 1 && n <= h.lost {
+		return nil, fmt.Errorf("machine %s is gone: the server restarted since it was stood up, and a machine lives in the server's memory, so none outlasts it (a client's session does); machine_open stands up a new one, and its journal, if it was kept, makes it again", handle)
+	}
 	if len(h.machines) == 0 {
 		return nil, fmt.Errorf("no machine is called %s: none stands; machine_open stands one up", quote.String(handle))
 	}
@@ -176,7 +205,13 @@ func (h *Host) acquire(ctx context.Context, handle string) (*Machine, func(), er
 		m.q.done()
 		return nil, nil, fmt.Errorf("machine %s was put away by a machine_close asked before this", handle)
 	}
-	return m, m.q.done, nil
+	return m, func() { m.publish(); m.q.done() }, nil
+}
+
+// publish shows the machine as it stands to machine_list. It is called in
+// the machine's turn, as each request ends.
+func (m *Machine) publish() {
+	m.shown.Store(&Summary{Handle: m.handle, Machine: m.kind.name, Tick: m.m.Tick(), States: m.stateNames()})
 }
 
 // with runs f in the turn of a request to the machine called handle.
@@ -199,25 +234,20 @@ type Summary struct {
 }
 
 // List names the machines standing, in the order they were stood up, each
-// with its tick once every request asked of it before the list is done
-// (W-10).
+// as the last request to it that has ended left it. It waits for no
+// machine: a machine in the middle of a long run is listed at once, as it
+// stood before the run (issue 19, item 7).
 func (h *Host) List(ctx context.Context) ([]Summary, error) {
 	h.mu.Lock()
 	ms := append([]*Machine(nil), h.machines...)
-	tickets := make([]uint64, len(ms))
-	for i, m := range ms {
-		tickets[i] = m.q.ticket()
-	}
 	h.mu.Unlock()
 	arrived(ctx)
 
 	list := []Summary{}
-	for i, m := range ms {
-		m.q.wait(tickets[i])
-		if !m.closed {
-			list = append(list, Summary{Handle: m.handle, Machine: m.kind.name, Tick: m.m.Tick(), States: m.stateNames()})
-		}
-		m.q.done()
+	for _, m := range ms {
+		s := *m.shown.Load()
+		s.States = append([]string{}, s.States...)
+		list = append(list, s)
 	}
 	return list, nil
 }

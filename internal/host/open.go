@@ -122,8 +122,13 @@ func (h *Host) Open(ctx context.Context, a OpenArgs) (Opened, error) {
 	h.mu.Lock()
 	h.opened++
 	m.handle = fmt.Sprintf("m%d", h.opened)
+	m.publish() // before any other request can reach it
 	h.machines = append(h.machines, m)
+	opened, onOpen := h.opened, h.onOpen
 	h.mu.Unlock()
+	if onOpen != nil {
+		onOpen(opened)
+	}
 
 	return Opened{Handle: m.handle, Machine: k.name, CRTC: crtcOut, Tick: mm.Tick(), Files: files}, nil
 }

@@ -72,6 +72,14 @@ func NewServer(s *Session, version string) *mcp.Server {
 	server := mcp.NewServer(&mcp.Implementation{Name: "pidp10-mcp", Version: version}, &mcp.ServerOptions{
 		Instructions: "One ITS terminal line on a PiDP-10 (simh). open() first; ~z calls ITS. " +
 			"The connection persists between calls and is never reopened automatically.",
+		// What the SDK offers by default, and prompts: the SDK answers
+		// prompts/list, with none, whatever is declared, and a 2026-07-28
+		// client's server/discover must say what the server answers.
+		Capabilities: &mcp.ServerCapabilities{
+			Logging: &mcp.LoggingCapabilities{},
+			Tools:   &mcp.ToolCapabilities{ListChanged: true},
+			Prompts: &mcp.PromptCapabilities{},
+		},
 	})
 
 	server.AddReceivingMiddleware(nullArguments)

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -42,6 +43,10 @@ func negotiate(asked string) string {
 type revisionTransport struct {
 	inner mcp.Transport
 	door  *door // hands the tool calls over in order; nil for none
+	// ending is told when the client's input ends; cancelCalls cancels
+	// the calls still running, once they have had their time. Either may
+	// be nil.
+	ending, cancelCalls func()
 }
 
 // Connect connects the inner transport and wraps its connection.
@@ -50,7 +55,7 @@ func (t *revisionTransport) Connect(ctx context.Context) (mcp.Connection, error)
 	if err != nil {
 		return nil, err
 	}
-	rc := &revisionConn{inner: c, pending: make(map[jsonrpc.ID]string), door: t.door}
+	rc := &revisionConn{inner: c, pending: make(map[jsonrpc.ID]string), door: t.door, ending: t.ending, cancelCalls: t.cancelCalls}
 	rc.answered = sync.NewCond(&rc.mu)
 	return rc, nil
 }
@@ -105,14 +110,13 @@ func (t *revisionTransport) SupportsProtocolVersion(v string) bool {
 // closes its end, as a shell pipe does, would get none; but the end of
 // input means no more requests, not no more answers.
 //
-// One thing it cannot see: a JSON-RPC batch, which only 2025-03-26 allowed.
-// The SDK's stdio connection splits a batch before this one reads it, and
-// refuses batches only once told the revision, through a hook of its own
-// that no connection outside the SDK can pass on; so a batch is answered as
-// a batch, each request in it held to the rules above.
+// A JSON-RPC batch, which only 2025-03-26 allowed, never reaches it: the
+// stdio transport (internal/transport) answers one -32600, as it answers
+// every line that is no message, and reads on.
 type revisionConn struct {
-	inner mcp.Connection
-	door  *door
+	inner               mcp.Connection
+	door                *door
+	ending, cancelCalls func()
 
 	mu sync.Mutex
 	// opened is the revision initialize opened the connection in, or "".
@@ -280,8 +284,19 @@ func (c *revisionConn) Close() error {
 }
 
 // drain waits until every call that went on has been answered, or the
-// connection has closed, or ctx is done.
+// connection has closed, or ctx is done. The end of input means no more
+// requests, not no more answers; but the process ends within a second of
+// it whatever runs (issue 19, item 7): so the calls still running after
+// drainGrace have their contexts cancelled, and a run stops between
+// instructions and is answered with what it did, while Serve gives up
+// waiting at StopGrace.
 func (c *revisionConn) drain(ctx context.Context) {
+	if c.ending != nil {
+		c.ending()
+	}
+	if c.cancelCalls != nil {
+		defer time.AfterFunc(drainGrace, c.cancelCalls).Stop()
+	}
 	stop := context.AfterFunc(ctx, func() {
 		c.mu.Lock()
 		c.answered.Broadcast()
@@ -294,6 +309,10 @@ func (c *revisionConn) drain(ctx context.Context) {
 		c.answered.Wait()
 	}
 }
+
+// drainGrace is how long the calls running as the client's input ends have
+// to end by themselves before their contexts are cancelled.
+const drainGrace = 500 * time.Millisecond
 
 // cancelled forgets a call a client has cancelled: the protocol has it go
 // unanswered ("Cancellation"), so the end of input does not wait for it.

@@ -29,6 +29,7 @@ import (
 	"errors"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"colophon/internal/build"
 	"colophon/internal/host"
@@ -53,7 +54,8 @@ type Options struct {
 	Host *host.Host
 }
 
-// A Server is one colophon-mcp server. It serves one client at a time.
+// A Server is one colophon-mcp server. Over stdio it serves one client at
+// a time (Serve); over HTTP, any number at once (HTTP).
 type Server struct {
 	impl    *mcp.Implementation
 	mcp     *mcp.Server
@@ -63,6 +65,15 @@ type Server struct {
 	// door hands the client's tool calls over one at a time, in the order
 	// they came (see door); it is the connection's while one is served.
 	door atomic.Pointer[door]
+
+	// stopping is cancelled when the server stops: every call's context is
+	// cancelled with it (see cancellable), so that a run ends between
+	// instructions and is answered, and the process ends within a second.
+	stopping context.Context
+	stop     context.CancelFunc
+	// calls is the context of the calls of the connection Serve serves,
+	// cancelled as it ends; nil over HTTP, where stopping serves.
+	calls atomic.Pointer[context.Context]
 }
 
 // New builds a server with its tools.
@@ -74,26 +85,35 @@ func New(opts Options) *Server {
 		opts.Host = host.New(host.Options{Build: opts.Build})
 	}
 	impl := &mcp.Implementation{Name: Name, Title: "Colophon", Version: opts.Build}
+	stopping, stop := context.WithCancel(context.Background())
 	s := &Server{
-		impl: impl,
-		opts: opts,
-		host: opts.Host,
+		stopping: stopping,
+		stop:     stop,
+		impl:     impl,
+		opts:     opts,
+		host:     opts.Host,
 		mcp: mcp.NewServer(impl, &mcp.ServerOptions{
 			Instructions: Instructions,
 			// The revisions the spec's "What it answers" names, newest
 			// first. The SDK then answers an initialize that asks for any
 			// other, 2025-03-26 say, in 2025-11-25, as the spec asks.
 			SupportedProtocolVersions: revisions,
-			// The tool list is fixed before a client connects, and the
-			// server logs nothing to the client.
-			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
-			// No session IDs over stdio, and none random anywhere: answers
-			// hold no random IDs.
-			GetSessionID: func() string { return "" },
+			// The tool list may change while a client is connected (the
+			// window's dev mode, ChangeTools), and each client is told. The
+			// SDK answers prompts/list whatever is declared, with none; the
+			// capability says so, as a 2026-07-28 client's server/discover
+			// must match what the server answers. The server logs nothing
+			// to the client.
+			Capabilities: &mcp.ServerCapabilities{
+				Tools:   &mcp.ToolCapabilities{ListChanged: true},
+				Prompts: &mcp.PromptCapabilities{},
+			},
+			// Session IDs are the SDK's own, random, and used only over
+			// HTTP, in the Mcp-Session-Id header: no answer holds one.
 		}),
 		serving: make(chan struct{}, 1),
 	}
-	s.mcp.AddReceivingMiddleware(s.nameTheBuild, s.inOrder)
+	s.mcp.AddReceivingMiddleware(s.nameTheBuild, s.inOrder, s.cancellable)
 	s.addTools()
 	return s
 }
@@ -114,7 +134,75 @@ func (s *Server) Serve(ctx context.Context, t mcp.Transport) error {
 	d := newDoor()
 	s.door.Store(d)
 	defer s.door.Store(nil)
-	return s.mcp.Run(ctx, &revisionTransport{inner: t, door: d})
+
+	// The calls of this connection end with it: when its input ends, or
+	// ctx does (a signal), or the server stops.
+	calls, cancelCalls := context.WithCancel(s.stopping)
+	defer cancelCalls()
+	s.calls.Store(&calls)
+	defer s.calls.Store(nil)
+	ending := make(chan struct{})
+	var once sync.Once
+	end := func() { once.Do(func() { close(ending) }) }
+	defer context.AfterFunc(ctx, func() { cancelCalls(); end() })()
+
+	ran := make(chan error, 1)
+	go func() {
+		ran <- s.mcp.Run(ctx, &revisionTransport{inner: t, door: d, ending: end, cancelCalls: cancelCalls})
+	}()
+	select {
+	case err := <-ran:
+		return err
+	case <-ending:
+	}
+	// The client's input ended, or a signal came: what is asked is
+	// answered if it can be in time (revision.go, drain), and the server
+	// is done within a second whatever runs (issue 19, item 7). A run the
+	// SDK still waits on is left to end by itself, its context cancelled.
+	select {
+	case err := <-ran:
+		return err
+	case <-time.After(StopGrace):
+		return ctx.Err()
+	}
+}
+
+// StopGrace is how long Serve goes on once its client's input has ended or
+// its context is done: the answers written in that time are written, and
+// then Serve returns whatever still runs.
+const StopGrace = 900 * time.Millisecond
+
+// Stop stops the server for good: every call running or waiting, over
+// stdio or HTTP, has its context cancelled, so that a run stops between
+// instructions and is answered. A program stops its server so as it ends.
+func (s *Server) Stop() { s.stop() }
+
+// cancellable is receiving middleware that cancels each request's context
+// when the server stops, or the connection Serve serves ends. The SDK ends a connection only once its running
+// calls return, and does not cancel them; a run asked for 1500 frames
+// would hold the process that long.
+func (s *Server) cancellable(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		stopping := s.stopping
+		if c := s.calls.Load(); c != nil {
+			stopping = *c
+		}
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(stopping, cancel)()
+		return next(ctx, method, req)
+	}
+}
+
+// ChangeTools changes the tool list, adding or removing tools through the
+// SDK's server as change does, and so tells every client the list changed:
+// a client of 2025-11-25 or 2025-06-18 is sent
+// notifications/tools/list_changed on its connection (over HTTP, its
+// session's stream), and a client of 2026-07-28 on each
+// subscriptions/listen stream it holds open asking for it. The window's
+// dev mode shows and hides its driving tools through it (issue 16).
+func (s *Server) ChangeTools(change func(*mcp.Server)) {
+	change(s.mcp)
 }
 
 // inOrder is receiving middleware that tells the door when a tool call has

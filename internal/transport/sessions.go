@@ -1,0 +1,230 @@
+package transport
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A session is one legacy client's session as the file keeps it: what the
+// client said when it opened it, so that it can be opened again the same
+// way after a restart.
+type session struct {
+	// ID is the Mcp-Session-Id the client was given and names.
+	ID string `json:"id"`
+	// Revision is the revision initialize opened it in.
+	Revision string `json:"revision"`
+	// Initialize is what the client sent to open it: its revision, its
+	// capabilities and its name.
+	Initialize *mcp.InitializeParams `json:"initialize"`
+	// Opened and Seen are when it was opened and last named.
+	Opened time.Time `json:"opened"`
+	Seen   time.Time `json:"seen"`
+
+	// live is the SDK's session serving it in this process, nil until a
+	// request names it after a restart; inner is that session's own id,
+	// which differs from ID once the session was opened again.
+	live  *mcp.ServerSession
+	inner string
+}
+
+// sessionsFile is the file's layout.
+type sessionsFile struct {
+	// Note says what the file is, for whoever opens it.
+	Note     string     `json:"note"`
+	Sessions []*session `json:"sessions"`
+	// Extra keeps what the program carries over a restart beside the
+	// sessions (colophon-mcp: how many machines it has opened, so that no
+	// handle is given twice).
+	Extra map[string]json.RawMessage `json:"extra,omitempty"`
+}
+
+const fileNote = "The MCP sessions of a streamable HTTP server, kept so that its clients keep them across a restart. Written by the server; safe to delete while it is stopped."
+
+// A store holds the legacy sessions by the id their clients name, and
+// writes them to a file on every change, whole and atomically: a new file
+// beside it, then renamed over it.
+type store struct {
+	path string
+
+	mu       sync.Mutex
+	sessions map[string]*session // by the id clients name
+	byInner  map[string]string   // the SDK's session id → the id clients name
+	extra    map[string]json.RawMessage
+	frozen   bool // the server is stopping: sessions that end stay kept
+
+	// The writer: a change marks the store dirty and wakes it; it writes
+	// what stands when it gets there, so a burst of changes is one write.
+	dirty     chan struct{}
+	written   chan struct{} // closed and replaced after each write
+	stop      chan struct{}
+	closeOnce sync.Once
+	stopped   chan struct{}
+	werr      error
+}
+
+// openStore reads the sessions kept at path, if any. An empty path keeps
+// nothing on disk.
+func openStore(path string) (*store, error) {
+	s := &store{
+		path:     path,
+		sessions: map[string]*session{},
+		byInner:  map[string]string{},
+		extra:    map[string]json.RawMessage{},
+		dirty:    make(chan struct{}, 1),
+		written:  make(chan struct{}),
+		stop:     make(chan struct{}),
+		stopped:  make(chan struct{}),
+	}
+	if path != "" {
+		data, err := os.ReadFile(path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			return nil, fmt.Errorf("reading the sessions file: %w", err)
+		default:
+			var f sessionsFile
+			if err := json.Unmarshal(data, &f); err != nil {
+				return nil, fmt.Errorf("reading the sessions file %s: %w (delete it to start afresh)", path, err)
+			}
+			for _, ss := range f.Sessions {
+				if ss == nil || ss.ID == "" || ss.Initialize == nil {
+					continue
+				}
+				s.sessions[ss.ID] = ss
+			}
+			if f.Extra != nil {
+				s.extra = f.Extra
+			}
+		}
+	}
+	go s.writer()
+	return s, nil
+}
+
+// writer writes the file each time the store is marked dirty, until close.
+func (s *store) writer() {
+	defer close(s.stopped)
+	for {
+		select {
+		case <-s.dirty:
+			s.write()
+		case <-s.stop:
+			s.write()
+			return
+		}
+	}
+}
+
+func (s *store) changed() {
+	select {
+	case s.dirty <- struct{}{}:
+	default:
+	}
+}
+
+// write writes the file as the store stands.
+func (s *store) write() {
+	s.mu.Lock()
+	f := sessionsFile{Note: fileNote, Extra: s.extra}
+	for _, ss := range s.sessions {
+		c := *ss
+		f.Sessions = append(f.Sessions, &c)
+	}
+	written := s.written
+	s.written = make(chan struct{})
+	s.mu.Unlock()
+	defer close(written)
+	if s.path == "" {
+		return
+	}
+	slices.SortFunc(f.Sessions, func(a, b *session) int { return a.Opened.Compare(b.Opened) })
+	data, err := json.MarshalIndent(f, "", "\t")
+	if err == nil {
+		err = writeAtomic(s.path, append(data, '\n'))
+	}
+	s.mu.Lock()
+	s.werr = err
+	s.mu.Unlock()
+}
+
+// flush waits until what stands now is in the file.
+func (s *store) flush() error {
+	s.mu.Lock()
+	written := s.written
+	s.mu.Unlock()
+	s.changed()
+	select {
+	case <-written:
+	case <-s.stopped:
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.werr
+}
+
+// close writes the file a last time and stops the writer. Sessions that
+// end from now on stay kept.
+func (s *store) close() error {
+	s.mu.Lock()
+	s.frozen = true
+	s.mu.Unlock()
+	s.closeOnce.Do(func() { close(s.stop) })
+	<-s.stopped
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.werr
+}
+
+// writeAtomic writes data to a new file beside path, then renames it over
+// path, so that a reader finds the old file or the new one, never a part.
+func writeAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("making the sessions file's directory: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("writing the sessions file: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // gone once renamed; left only on failure
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing the sessions file: %w", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing the sessions file: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("writing the sessions file: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("writing the sessions file: %w", err)
+	}
+	return nil
+}
+
+// DefaultSessionsFile is where a program keeps its sessions unless told:
+// $XDG_STATE_HOME/colophon/<program>-sessions.json, or
+// ~/.local/state/colophon/… where XDG_STATE_HOME is not set (the XDG Base
+// Directory Specification's user state directory).
+func DefaultSessionsFile(program string) (string, error) {
+	dir := os.Getenv("XDG_STATE_HOME")
+	if dir == "" || !filepath.IsAbs(dir) {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("finding the user's state directory for the sessions file: %w (give --sessions PATH)", err)
+		}
+		dir = filepath.Join(home, ".local", "state")
+	}
+	return filepath.Join(dir, "colophon", program+"-sessions.json"), nil
+}
