@@ -302,7 +302,31 @@ func (h *HTTP) serveLegacy(w http.ResponseWriter, r *http.Request, msgs []peeked
 		return
 	}
 	r.Header.Set(sessionHeader, inner)
+	if r.Method == http.MethodGet {
+		h.resuming(r, sid)
+	}
 	h.stateful.ServeHTTP(w, r)
+}
+
+// resuming drops the Last-Event-ID of the first standalone stream a
+// session opened again after a restart asks for. The id was given by the
+// process before, whose events are gone, and this process numbers its own
+// from 0 again: resumed after it, the stream would pass over the events
+// this process kept for the client before it reconnected. Without it, the
+// stream begins with all of them.
+func (h *HTTP) resuming(r *http.Request, sid string) {
+	id := r.Header.Get("Last-Event-ID")
+	s := h.store
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec := s.sessions[sid]
+	if rec == nil || !rec.reopened || rec.streamed {
+		return
+	}
+	if id == "" || strings.HasPrefix(id, "_") { // the standalone stream's ids are "_N"
+		rec.streamed = true
+		r.Header.Del("Last-Event-ID")
+	}
 }
 
 // lookup finds the SDK's session for the session a client names, opening
@@ -420,7 +444,8 @@ func (h *HTTP) track(next mcp.MethodHandler) mcp.MethodHandler {
 func (h *HTTP) opened(ss *mcp.ServerSession, sid, revision string, params *mcp.InitializeParams) {
 	s := h.store
 	now := h.now()
-	if sid == "" {
+	reopened := sid != ""
+	if !reopened {
 		sid = ss.ID()
 	}
 	s.mu.Lock()
@@ -431,6 +456,7 @@ func (h *HTTP) opened(ss *mcp.ServerSession, sid, revision string, params *mcp.I
 	}
 	rec.Revision, rec.Initialize, rec.Seen = revision, params, now
 	rec.live, rec.inner = ss, ss.ID()
+	rec.reopened, rec.streamed = reopened, false
 	s.byInner[ss.ID()] = sid
 	s.mu.Unlock()
 	s.changed()

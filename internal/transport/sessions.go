@@ -34,6 +34,9 @@ type session struct {
 	// which differs from ID once the session was opened again.
 	live  *mcp.ServerSession
 	inner string
+	// reopened is set when this process opened it again after a restart,
+	// and streamed once this process has served its standalone stream.
+	reopened, streamed bool
 }
 
 // sessionsFile is the file's layout.

@@ -17,8 +17,10 @@ import { join } from 'node:path';
 
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as LegacyStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { Client as ModernClient } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport as LegacyHTTP } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernHTTP } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
+import { spawn } from 'node:child_process';
 
 export const server = process.env.COLOPHON_MCP;
 export const expectedBuild = process.env.COLOPHON_MCP_BUILD;
@@ -196,6 +198,103 @@ export const eras = [
   { name: 'legacy 2025-11-25', connect: (args) => connectLegacy('2025-11-25', args) },
   { name: 'modern 2026-07-28', connect: (args) => connectModern(args) },
 ];
+
+// The machines a test types at, and what it types at each: what the spec's
+// tests type (KEY-15), after the frames the command line waits before
+// typing, run as the command line counts them, in ticks (KEY-19).
+export const typedMachines = [
+  { name: 'spectrum48', ticks: 128 * 69888, text: 'p2+2\n', cli: 'p2+2\\n' },
+  { name: 'cpc6128', ticks: 78 * 79872, text: 'PRINT 2+2\n', cli: 'PRINT 2+2\\n' },
+];
+
+// typeAtMachines stands each machine up, types at it, and holds monitor's
+// PNG to the command line's screenshot of the same typing
+// (colophon boot --machine NAME --type TEXT --screenshot F), byte for byte;
+// then replays the machine's journal into a new machine and holds the two
+// to each other (J-6), and puts both away.
+export async function typeAtMachines(client) {
+  needMachines();
+  for (const machine of typedMachines) {
+    const opened = await call(client, 'machine_open', { machine: machine.name });
+    const handle = opened.structuredContent.handle;
+    assert.ok(opened.structuredContent.files.every((f) => f.path.startsWith('/') && /^[0-9a-f]{64}$/.test(f.sha256)));
+    const run = await call(client, 'run', { handle, ticks: machine.ticks });
+    assert.equal(run.structuredContent.stop, 'done');
+    const typed = await call(client, 'type', { handle, text: machine.text });
+    assert.ok(typed.structuredContent.ticks > 0);
+    const shown = await picture(client, handle);
+    assert.equal(shown.json.machine, machine.name);
+    assert.equal(shown.json.tick, typed.structuredContent.tick);
+    const shot = screenshotOf(['boot', '--machine', machine.name, '--type', machine.cli]);
+    assert.ok(shown.png.equals(shot), `${machine.name}: monitor's PNG is not the command line's screenshot`);
+
+    const entries = await allEntries(client, handle);
+    assert.deepEqual(entries.map((e) => e.tool), ['machine_open', 'run', 'type']);
+    const replayed = await replay(client, entries);
+    await standsAs(client, handle, replayed, `${machine.name} replayed`);
+    for (const h of [handle, replayed]) {
+      await call(client, 'machine_close', { handle: h });
+    }
+  }
+}
+
+// startHTTP starts a server with --http on port (0 for any free one) and a
+// sessions file, and resolves to { url, port, stop } once it says where it
+// serves; stop sends SIGTERM and resolves once it has exited. env adds to
+// the server's environment.
+export function startHTTP({ port = 0, sessions, env = {}, args = serverArgs() } = {}) {
+  const child = spawn(server, ['--http', '--http-port', String(port), '--sessions', sessions, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  return new Promise((resolve, reject) => {
+    let said = '';
+    child.stderr.on('data', (chunk) => {
+      said += chunk;
+      const m = said.match(/serving MCP over streamable HTTP at (http:\/\/127\.0\.0\.1:(\d+)\/mcp)/);
+      if (m) {
+        child.stderr.removeAllListeners('data');
+        child.stderr.resume();
+        resolve({
+          url: m[1],
+          port: Number(m[2]),
+          exited,
+          stop: async () => {
+            child.kill('SIGTERM');
+            return exited;
+          },
+        });
+      }
+    });
+    exited.then(({ code, signal }) => reject(new Error(`the server ended (${code ?? signal}) before it served: ${said}`)));
+  });
+}
+
+// connectLegacyHTTP connects @modelcontextprotocol/sdk's client to an
+// endpoint with initialize, asking for revision asked.
+export async function connectLegacyHTTP(url, asked = '2025-11-25', options = {}) {
+  const transport = new LegacyHTTP(new URL(url));
+  const rec = record(transport, (m) =>
+    m.method === 'initialize' ? { ...m, params: { ...m.params, protocolVersion: asked } } : m,
+  );
+  const client = new LegacyClient({ name: 'colophon-real-client', version: '1.0.0' }, options);
+  await client.connect(transport);
+  return { client, rec, transport, era: `legacy ${asked} over HTTP` };
+}
+
+// connectModernHTTP connects @modelcontextprotocol/client's client to an
+// endpoint, pinned to 2026-07-28.
+export async function connectModernHTTP(url, options = {}) {
+  const transport = new ModernHTTP(new URL(url));
+  const rec = record(transport);
+  const client = new ModernClient(
+    { name: 'colophon-real-client', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } }, ...options },
+  );
+  await client.connect(transport);
+  return { client, rec, transport, era: 'modern 2026-07-28 over HTTP' };
+}
 
 // allEntries reads a machine's whole journal, page by page.
 export async function allEntries(client, handle) {

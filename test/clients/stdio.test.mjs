@@ -13,8 +13,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import {
-  PROTOCOL_VERSION, allEntries, call, checkBuild, checkServerInfo, connectLegacy, connectModern,
-  needMachines, picture, replay, screenshotOf, standsAs,
+  PROTOCOL_VERSION, checkBuild, checkServerInfo, connectLegacy, connectModern, typeAtMachines,
 } from './lib.mjs';
 
 // checkMachineList calls machine_list and holds it to an empty list, the
@@ -42,50 +41,6 @@ async function checkTools(client, rec) {
   checkServerInfo(rec.resultOf('tools/list'), 'tools/list');
 }
 
-// The machines each era stands up, and what the test types at each: what
-// the spec's tests type (KEY-15), after the frames the command line waits
-// before typing, run as the command line counts them, in ticks (KEY-19).
-const machines = [
-  { name: 'spectrum48', ticks: 128 * 69888, text: 'p2+2\n', cli: 'p2+2\\n' },
-  { name: 'cpc6128', ticks: 78 * 79872, text: 'PRINT 2+2\n', cli: 'PRINT 2+2\\n' },
-];
-
-// screenshot is the command line's picture of the same typing:
-// colophon boot --machine NAME --type TEXT --screenshot F.
-function screenshot(machine) {
-  return screenshotOf(['boot', '--machine', machine.name, '--type', machine.cli]);
-}
-
-// checkMachines stands each machine up, types at it, and holds monitor's
-// PNG to the command line's screenshot of the same typing, byte for byte;
-// then replays the machine's journal into a new machine and holds the two
-// to each other (J-6).
-async function checkMachines(client) {
-  needMachines();
-  for (const machine of machines) {
-    const opened = await call(client, 'machine_open', { machine: machine.name });
-    const handle = opened.structuredContent.handle;
-    assert.ok(opened.structuredContent.files.every((f) => f.path.startsWith('/') && /^[0-9a-f]{64}$/.test(f.sha256)));
-    const run = await call(client, 'run', { handle, ticks: machine.ticks });
-    assert.equal(run.structuredContent.stop, 'done');
-    const typed = await call(client, 'type', { handle, text: machine.text });
-    assert.ok(typed.structuredContent.ticks > 0);
-    const shown = await picture(client, handle);
-    assert.equal(shown.json.machine, machine.name);
-    assert.equal(shown.json.tick, typed.structuredContent.tick);
-    assert.ok(shown.png.equals(screenshot(machine)), `${machine.name}: monitor's PNG is not the command line's screenshot`);
-
-    // Replay the journal, page by page, into a new machine.
-    const entries = await allEntries(client, handle);
-    assert.deepEqual(entries.map((e) => e.tool), ['machine_open', 'run', 'type']);
-    const replayed = await replay(client, entries);
-    await standsAs(client, handle, replayed, `${machine.name} replayed`);
-    for (const h of [handle, replayed]) {
-      await call(client, 'machine_close', { handle: h });
-    }
-  }
-}
-
 for (const asked of ['2025-11-25', '2025-06-18']) {
   test(`legacy era: initialize in ${asked}`, async () => {
     // The legacy client asks for the newest revision it knows, 2025-11-25;
@@ -102,7 +57,7 @@ for (const asked of ['2025-11-25', '2025-06-18']) {
 
       await checkTools(client, rec);
       await checkMachineList(client, rec);
-      await checkMachines(client);
+      await typeAtMachines(client);
 
       // A ping's answer names no build.
       await client.ping();
@@ -130,7 +85,7 @@ test('modern era: pinned to 2026-07-28', async () => {
 
     await checkTools(client, rec);
     await checkMachineList(client, rec);
-    await checkMachines(client);
+    await typeAtMachines(client);
 
     // Every request named its revision.
     for (const m of rec.sent.filter((m) => m.id !== undefined)) {
