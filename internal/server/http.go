@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"colophon/internal/quote"
 	"colophon/internal/transport"
 )
 
@@ -33,7 +34,7 @@ func (s *Server) HTTP(opts transport.HTTPOptions) (*transport.HTTP, error) {
 		if err := json.Unmarshal(raw, &before); err != nil || before < 0 {
 			h.Close()
 			return nil, fmt.Errorf("the sessions file %s keeps %s as %s, not a count of machines (delete the file to start afresh)",
-				opts.Sessions, machinesKept, transport.Quote(raw))
+				opts.Sessions, machinesKept, quote.Bytes(raw))
 		}
 	}
 	s.host.ContinueAfter(before, func(opened int) {

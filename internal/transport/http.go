@@ -2,6 +2,7 @@ package transport
 
 import (
 	"bytes"
+	"colophon/internal/quote"
 	"context"
 	"encoding/json"
 	"errors"
@@ -237,7 +238,7 @@ func (h *HTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if v := r.Header.Get(revisionHeader); v != "" && !slices.Contains(h.opts.Revisions, v) {
 		writeError(w, http.StatusBadRequest, id, mcp.CodeUnsupportedProtocolVersion,
 			fmt.Sprintf("unsupported protocol version: the %s header names %s, which this server does not speak; it speaks %s",
-				revisionHeader, Quote([]byte(v)), strings.Join(h.opts.Revisions, ", ")),
+				revisionHeader, quote.String(v), strings.Join(h.opts.Revisions, ", ")),
 			mcp.UnsupportedProtocolVersionData{Supported: h.opts.Revisions, Requested: v})
 		return
 	}
@@ -293,12 +294,12 @@ func (h *HTTP) serveLegacy(w http.ResponseWriter, r *http.Request, msgs []peeked
 	if !ok {
 		writeError(w, http.StatusNotFound, id, jsonrpc.CodeInvalidRequest,
 			fmt.Sprintf("session %s is not one this server holds: it ended, idle for %v or closed, or was never opened here; open a new one with initialize",
-				Quote([]byte(sid)), h.opts.IdleTimeout), nil)
+				quote.String(sid), h.opts.IdleTimeout), nil)
 		return
 	}
 	if calls(msgs, "initialize") {
 		writeError(w, http.StatusBadRequest, id, jsonrpc.CodeInvalidRequest,
-			fmt.Sprintf("initialize has already opened session %s; a new session is opened by an initialize that names none", Quote([]byte(sid))), nil)
+			fmt.Sprintf("initialize has already opened session %s; a new session is opened by an initialize that names none", quote.String(sid)), nil)
 		return
 	}
 	r.Header.Set(sessionHeader, inner)
@@ -396,12 +397,12 @@ func (h *HTTP) reopen(ctx context.Context, sid string, params *mcp.InitializePar
 	h.stateful.ServeHTTP(rec, internalPost(ctx, init, "", ""))
 	inner := rec.Header().Get(sessionHeader)
 	if rec.code != http.StatusOK || inner == "" {
-		return "", fmt.Errorf("initialize answered %d: %s", rec.code, Quote(rec.body.Bytes()))
+		return "", fmt.Errorf("initialize answered %d: %s", rec.code, quote.Bytes(rec.body.Bytes()))
 	}
 	rec = newRecorder()
 	h.stateful.ServeHTTP(rec, internalPost(ctx, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`), inner, revision))
 	if rec.code != http.StatusAccepted {
-		return "", fmt.Errorf("notifications/initialized answered %d: %s", rec.code, Quote(rec.body.Bytes()))
+		return "", fmt.Errorf("notifications/initialized answered %d: %s", rec.code, quote.Bytes(rec.body.Bytes()))
 	}
 	return inner, nil
 }

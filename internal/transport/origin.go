@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"colophon/internal/quote"
 	"fmt"
 	"net"
 	"net/http"
@@ -19,12 +20,12 @@ import (
 // dialled.
 func local(w http.ResponseWriter, r *http.Request) bool {
 	if origin := r.Header.Get("Origin"); origin != "" && !loopbackOrigin(origin) {
-		forbid(w, fmt.Sprintf("Origin %s is not this machine's: only a page served from localhost, 127.0.0.1 or [::1] may call this server", Quote([]byte(origin))))
+		forbid(w, fmt.Sprintf("Origin %s is not this machine's: only a page served from localhost, 127.0.0.1 or [::1] may call this server", quote.String(origin)))
 		return false
 	}
 	if addr, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && loopbackHostPort(addr.String()) {
 		if !loopbackHostPort(r.Host) {
-			forbid(w, fmt.Sprintf("Host %s is not this machine's: the server listens on %s, and answers requests that name localhost or a loopback address", Quote([]byte(r.Host)), addr))
+			forbid(w, fmt.Sprintf("Host %s is not this machine's: the server listens on %s, and answers requests that name localhost or a loopback address", quote.String(r.Host), addr))
 			return false
 		}
 	}

@@ -9,7 +9,8 @@ import (
 	"fmt"
 	"io"
 	"sync"
-	"unicode/utf8"
+
+	"colophon/internal/quote"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -221,7 +222,7 @@ func decodeMessage(data []byte) (jsonrpc.Message, string) {
 	case '[':
 		return nil, "a batch (a JSON array) is not taken: each message goes alone, on a line of its own"
 	default:
-		return nil, fmt.Sprintf("a message is a JSON object, and this is %s", Quote(data))
+		return nil, fmt.Sprintf("a message is a JSON object, and this is %s", quote.String(string(data)))
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(data, &fields); err != nil {
@@ -234,7 +235,7 @@ func decodeMessage(data []byte) (jsonrpc.Message, string) {
 		return nil, `"jsonrpc" is missing; it must be "2.0"`
 	}
 	if string(bytes.TrimSpace(version)) != `"2.0"` {
-		return nil, fmt.Sprintf(`"jsonrpc" is %s; it must be "2.0"`, Quote(version))
+		return nil, fmt.Sprintf(`"jsonrpc" is %s; it must be "2.0"`, quote.String(string(version)))
 	}
 	if id, ok := fields["id"]; ok {
 		var v any
@@ -243,20 +244,20 @@ func decodeMessage(data []byte) (jsonrpc.Message, string) {
 		case string:
 		case float64:
 			if v != float64(int64(v)) {
-				return nil, fmt.Sprintf(`"id" is %s; a number id must be an integer`, Quote(id))
+				return nil, fmt.Sprintf(`"id" is %s; a number id must be an integer`, quote.String(string(id)))
 			}
 		default:
-			return nil, fmt.Sprintf(`"id" is %s; it must be a string or an integer`, Quote(id))
+			return nil, fmt.Sprintf(`"id" is %s; it must be a string or an integer`, quote.String(string(id)))
 		}
 	}
 	if method, ok := fields["method"]; ok {
 		var m string
 		if json.Unmarshal(method, &m) != nil {
-			return nil, fmt.Sprintf(`"method" is %s; it must be a string`, Quote(method))
+			return nil, fmt.Sprintf(`"method" is %s; it must be a string`, quote.String(string(method)))
 		}
 		if params, ok := fields["params"]; ok {
 			if p := bytes.TrimSpace(params); len(p) == 0 || (p[0] != '{' && p[0] != '[') {
-				return nil, fmt.Sprintf(`"params" is %s; it must be an object`, Quote(params))
+				return nil, fmt.Sprintf(`"params" is %s; it must be an object`, quote.String(string(params)))
 			}
 		}
 	} else {
@@ -281,29 +282,15 @@ func parseTrouble(data []byte) string {
 	if err := dec.Decode(&v); err != nil {
 		var syn *json.SyntaxError
 		if errors.As(err, &syn) {
-			return fmt.Sprintf("%v at byte %d, in %s", syn, syn.Offset, Quote(data))
+			return fmt.Sprintf("%v at byte %d, in %s", syn, syn.Offset, quote.String(string(data)))
 		}
 		if errors.Is(err, io.ErrUnexpectedEOF) {
-			return fmt.Sprintf("it ends before its value does: %s", Quote(data))
+			return fmt.Sprintf("it ends before its value does: %s", quote.String(string(data)))
 		}
-		return fmt.Sprintf("%v, in %s", err, Quote(data))
+		return fmt.Sprintf("%v, in %s", err, quote.String(string(data)))
 	}
 	rest := bytes.TrimSpace(data[dec.InputOffset():])
-	return fmt.Sprintf("after a whole value at byte %d comes more, %s; a line carries one message", dec.InputOffset(), Quote(rest))
-}
-
-// Quote quotes at most 80 bytes of what a client sent, cut at a character's
-// edge, with "…" and the whole length after where it was cut.
-func Quote(b []byte) string {
-	const most = 80
-	if len(b) <= most {
-		return fmt.Sprintf("%q", b)
-	}
-	cut := most
-	for cut > 0 && !utf8.RuneStart(b[cut]) {
-		cut--
-	}
-	return fmt.Sprintf("%q… (%d bytes)", b[:cut], len(b))
+	return fmt.Sprintf("after a whole value at byte %d comes more, %s; a line carries one message", dec.InputOffset(), quote.String(string(rest)))
 }
 
 // errorAnswer is a JSON-RPC error answer with id null.

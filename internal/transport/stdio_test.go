@@ -97,19 +97,6 @@ func TestDecodeLineTakesMessages(t *testing.T) {
 	}
 }
 
-// TestQuoteCutsLongInput: an error quotes at most 80 bytes of what was
-// sent, whole characters, and says how long it was (issue 19, item 2).
-func TestQuoteCutsLongInput(t *testing.T) {
-	long := strings.Repeat("é", 1000)
-	q := Quote([]byte(long))
-	if len(q) > 100 || !strings.Contains(q, "… (2000 bytes)") {
-		t.Errorf("Quote of 2000 bytes = %q", q)
-	}
-	if strings.Contains(q, `\x`) {
-		t.Errorf("Quote cut a character: %q", q)
-	}
-}
-
 // stdioServer serves an MCP server with no tools over a Stdio on pipes, and
 // returns the client's ends.
 func stdioServer(t *testing.T, maxLine int) (in io.WriteCloser, out *bufio.Scanner) {
