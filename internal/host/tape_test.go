@@ -35,7 +35,7 @@ func deckOf(t testing.TB, h *Host, handle string) machine.TapeDeck {
 // TestFILE2TapeInsert puts a tape in a Spectrum and a CPC, and finds each
 // answer naming the file by its absolute path and SHA-256 with the tick it
 // went in, as machine_open names its files, and the journal entering the
-// request with the path and the hash (DT-1, FILE-2, J-3).
+// request with the path and the hash (DT-1, DT-2, FILE-2, J-3).
 func TestFILE2TapeInsert(t *testing.T) {
 	ctx := context.Background()
 	h := stateHost(t)
@@ -61,6 +61,11 @@ func TestFILE2TapeInsert(t *testing.T) {
 		}
 		if d := deckOf(t, h, a).TapeDeck(); d.Tape() == nil || !d.Playing {
 			t.Errorf("%s: the deck holds no tape, or PLAY is up", c.machine)
+		}
+		// The machine plays its copy; the file is as it was (DT-2).
+		must(h.Run(ctx, RunArgs{Handle: a, Frames: ptr(uint64(400))}))
+		if again := named("tape", c.path, must(os.ReadFile(c.path))); again != want {
+			t.Errorf("%s: the file changed as the machine played it", c.machine)
 		}
 	}
 }
@@ -196,4 +201,34 @@ var tapePath string
 func peekByte(t testing.TB, h *Host, a string, addr uint16) byte {
 	m := must(machineOf(t, h, a).memory())
 	return m.Peek(addr)
+}
+
+// TestTapeSetChecked writes the deck's fields with set, and finds a value
+// past its range refused with the machine as it was, and one in range
+// taken: PLAY pressed again, and the reader moved on a block.
+func TestTapeSetChecked(t *testing.T) {
+	ctx := context.Background()
+	h := stateHost(t)
+	a := must(h.Open(ctx, OpenArgs{Machine: "cpc464"})).Handle
+	if _, err := h.Set(ctx, SetArgs{Handle: a, Values: json.RawMessage(`{"tape.playing": true}`)}); err == nil || !strings.Contains(err.Error(), "holds no tape") {
+		t.Errorf("PLAY with no tape: %v", err)
+	}
+	must(h.TapeInsert(ctx, TapeInsertArgs{Handle: a, Path: writeFile(t, "bin.cdt", tapetest.CPCBinary("MARKER", 0x4000, 0x4000, cpcMarker))}))
+	for _, c := range []struct{ values, says string }{
+		{`{"tape.reel": 200001}`, "reel is 200001"},
+		{`{"tape.carry": 7}`, "carry is 7"},
+		{`{"tape.reader.block_at": 3}`, "block_at is 3"},
+	} {
+		before := lookAt(t, h, a)
+		if _, err := h.Set(ctx, SetArgs{Handle: a, Values: json.RawMessage(c.values)}); err == nil || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("%s: %v; want a refusal saying %q", c.values, err, c.says)
+		}
+		if d := before.differ(lookAt(t, h, a)); d != "" {
+			t.Errorf("%s: the refusal changed the machine:\n%s", c.values, d)
+		}
+	}
+	must(h.Set(ctx, SetArgs{Handle: a, Values: json.RawMessage(`{"tape.reader.block_at": 1, "tape.reel": 100}`)}))
+	if d := deckOf(t, h, a).TapeDeck(); d.Reader.Block != 1 || d.Reel != 100 {
+		t.Errorf("set left the deck at %+v", d)
+	}
 }

@@ -533,3 +533,20 @@ func (r *Reader) symbols(blk *block) (Pulse, bool, Status) {
 	p, ok := r.pulse(uint64(T))
 	return p, ok, Play
 }
+
+// Reach plays t from its start, by the rules of machine m, until a reader
+// stands where want stands, as a state file's tape is put back (spec,
+// "Keeping a machine"; KEEP-13): within want's pulses, and the stops and
+// steps between them, since a deck takes at most one pulse a tick. It
+// answers the reader, equal to want, or false where the tape never comes
+// there: want was not played from this tape by these rules.
+func Reach(t *Tape, m Machine, want Reader) (Reader, bool) {
+	var r Reader
+	for r != want {
+		if r.Pulses > want.Pulses || r.Ended {
+			return r, false
+		}
+		r.Next(t, m)
+	}
+	return r, true
+}

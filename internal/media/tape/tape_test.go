@@ -96,7 +96,8 @@ func TestDT16LibspectrumValidImagesPlay(t *testing.T) {
 }
 
 // TestDT16CompleteTZX plays libspectrum's complete-tzx.tzx, one of each
-// block, and holds each block's T-states to the lengths libspectrum's
+// block, by a Spectrum's rules and by a CPC's, which pass over its stop
+// block (DT-23), and holds each block's T-states to the lengths libspectrum's
 // test gives them (test/tape.c, complete_tzx_timings), each played as
 // often as the tape plays it: the jump passes over block 9, and the loop
 // plays block 11 three times. The edges of its data blocks are held to
@@ -323,13 +324,22 @@ func TestReaderIsAPlainValue(t *testing.T) {
 		}
 	}
 	// And a reader played from the start reaches it pulse by pulse
-	// (KEEP-13).
-	var c Reader
-	for c != a && c.Pulses <= a.Pulses {
-		c.Next(tp, Amstrad)
-	}
-	if c != a {
+	// (KEEP-13), where a reader played by the other machine's rules, or
+	// one no tape leaves, is never reached.
+	if c, ok := Reach(tp, Amstrad, a); !ok || c != a {
 		t.Errorf("replayed to %d pulses, the reader stands at %+v; the kept one at %+v", c.Pulses, c, a)
+	}
+	var s Reader
+	for !s.Ended {
+		s.Next(tp, Spectrum48)
+	}
+	if _, ok := Reach(tp, Amstrad, s); ok {
+		t.Error("a Spectrum's reader, past the stop block a CPC passes over, was reached by a CPC's")
+	}
+	bent := a
+	bent.Count++
+	if _, ok := Reach(tp, Amstrad, bent); ok {
+		t.Error("a reader no tape leaves was reached")
 	}
 }
 
