@@ -234,8 +234,11 @@ func (b *board) In(port uint16) uint8 {
 	_, read, end := b.ULA.Port(port, t1)
 	var v uint8
 	if port&1 == 0 {
-		// The tape's level at the EAR socket as the ULA reads its port.
-		b.ULA.EarIn = b.Tape.LevelAt(read)
+		// The tape's level at the EAR socket as the ULA reads its port;
+		// with no tape in, ear_in stands as set left it.
+		if b.Tape.Tape() != nil {
+			b.ULA.EarIn = b.Tape.LevelAt(read)
+		}
 		v = b.ULA.Read(port)
 	} else {
 		v = b.ULA.Floating(read)

@@ -161,10 +161,10 @@ func (d *Deck) fetch() {
 }
 
 // SetMotor runs the deck to the machine's tick at and sets the motor line
-// there.
+// there. An empty deck heeds no motor: Insert reads the line as the tape
+// goes in.
 func (d *Deck) SetMotor(on bool, at uint64) {
 	if d.tape == nil || on == d.Motor {
-		d.Motor = on
 		return
 	}
 	d.Run(at)

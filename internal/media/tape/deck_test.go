@@ -165,3 +165,14 @@ func TestDeckValidate(t *testing.T) {
 		t.Error("a Spectrum's deck with a motor passed")
 	}
 }
+
+// TestEmptyDeckStaysEmpty turns an empty deck's motor and reads it, and
+// finds it empty still, every field 0, as Validate holds an empty deck.
+func TestEmptyDeckStaysEmpty(t *testing.T) {
+	var d Deck
+	d.SetMotor(true, 100)
+	d.Run(1000)
+	if d.LevelAt(2000) || d != (Deck{}) || d.Validate() != nil {
+		t.Errorf("an empty deck became %+v", d)
+	}
+}
