@@ -117,6 +117,9 @@ func Text(s string) (Pattern, error) {
 // Len is the pattern's length in bytes: the memory a match covers.
 func (p Pattern) Len() int { return len(p.want) }
 
+// At is byte i of a pattern of bytes: the byte it must be, or any, for ??.
+func (p Pattern) At(i int) (b byte, any bool) { return p.want[i], p.mask[i] == 0 }
+
 // String writes the pattern back as it would be given: bytes as spaced
 // pairs with ?? ("3E ?? C9"), text quoted.
 func (p Pattern) String() string {

@@ -45,6 +45,10 @@ type Machine interface {
 	// of the keys held. A text the keyboard cannot type is refused
 	// before any key goes down (KEY-10).
 	Type(text string) (Result, error)
+	// TypeFor types as Type does for at most ticks ticks, 0 for all it
+	// takes: to the first end of an instruction at or past them, where the
+	// keys typed go up. It is how a typing cut short is typed again.
+	TypeFor(text string, ticks uint64) (Result, error)
 
 	// KeyNames lists the names of the machine's keys, as its keycaps
 	// carry them (KEY-2).
@@ -79,6 +83,11 @@ const (
 	// Unsettled: the request ended inside a chain of prefixes, which is
 	// no instruction until it is done (T-12).
 	Unsettled
+	// Stopped: the watcher stopped it (Watcher.Begin, Watcher.End).
+	Stopped
+	// Cancelled: the host asked it to stop (Control.Stop), and it stopped
+	// at the next end of an instruction it looked at.
+	Cancelled
 )
 
 func (s Stop) String() string {
@@ -89,6 +98,10 @@ func (s Stop) String() string {
 		return "halted"
 	case Unsettled:
 		return "unsettled"
+	case Stopped:
+		return "stopped"
+	case Cancelled:
+		return "cancelled"
 	}
 	return fmt.Sprintf("Stop(%d)", uint8(s))
 }
@@ -148,14 +161,15 @@ func CheckInstructions(n int) error {
 	return nil
 }
 
-// Kind is the kind of a processor access.
+// Kind is the kind of a processor access, or of a chip's register
+// taking a write the processor made.
 type Kind uint8
 
 const (
 	// Fetch is an opcode fetch, the processor's M1.
 	Fetch Kind = iota
-	// Read and Write are memory accesses: operands and data alike, as
-	// the bus carries them.
+	// Read and Write are memory accesses. A Read with Operand set fetches
+	// a byte of the instruction itself; any other is a read of data.
 	Read
 	Write
 	// In and Out are port accesses.
@@ -164,9 +178,15 @@ const (
 	// Acknowledge is the maskable interrupt's acknowledge cycle, with
 	// the byte the board put on the data bus.
 	Acknowledge
+	// PSG and CRTC are a write landing in a register of a CPC's sound
+	// chip or its 6845, made by the port access the board is telling of:
+	// Addr is the register, Value the byte it was given (spec, "Stopping
+	// and watching").
+	PSG
+	CRTC
 )
 
-var kindNames = [...]string{"fetch", "read", "write", "in", "out", "acknowledge"}
+var kindNames = [...]string{"fetch", "read", "write", "in", "out", "acknowledge", "psg", "crtc"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -180,13 +200,23 @@ func (k Kind) String() string {
 type Access struct {
 	Kind Kind
 	// Tick is the machine's tick at which the access's machine cycle
-	// begins, after any wait the board held it for.
+	// begins, or for PSG and CRTC the tick the chip took the write.
 	Tick uint64
-	// Addr is the address, or for In and Out the whole port address.
+	// Addr is the address, for In and Out the whole port address, and
+	// for PSG and CRTC the register.
 	Addr uint16
 	// Value is the byte read or written: for In, the byte the processor
-	// took.
+	// took; for PSG and CRTC, the byte the register was given.
 	Value uint8
+	// Before and After are, for Write, PSG and CRTC, what the byte or the
+	// register held before the write and after it, as it keeps it: a
+	// write beneath a CPC's enabled ROM is held to the RAM it lands in, a
+	// write to a Spectrum's ROM leaves After as Before, and a register
+	// narrower than eight bits keeps only its bits.
+	Before, After uint8
+	// Operand is set on a Read of a byte of the instruction itself, after
+	// its opcodes, which no program reads as data (z80.CPU.Operand; RD-1).
+	Operand bool
 	// InstrPC is where the instruction that made the access began, its
 	// first prefix included. During an interrupt's response it is where
 	// the processor stood when the response began.
@@ -194,9 +224,10 @@ type Access struct {
 	// Responding is set for the accesses an interrupt's response makes,
 	// which belong to no instruction.
 	Responding bool
-	// BeamX and BeamY are where the monitor's beam stood, in the
-	// picture's pixels (see picture.Picture).
-	BeamX, BeamY int
+	// Source is, for Fetch and Read, the memory that answered, and for
+	// Write the memory that took the byte: a CPC's RAM by its own address
+	// beneath a ROM too.
+	Source Source
 }
 
 // Observer is told of each access as it is made. It must not keep a; the
@@ -357,12 +388,16 @@ func (h *HaltWatch) Stops(c *z80.CPU) bool {
 // and takes an interrupt pending there (T-10). It stops halted as
 // HaltWatch says, and unsettled where a chain of prefixes runs past limit,
 // the tick no instruction of the request may end beyond: no instruction
-// ever comes of it (T-12). It answers why it stopped and the instructions
-// it ran.
-func StepInstructions(c *z80.CPU, n int, limit uint64, end func()) (Stop, uint64) {
+// ever comes of it (T-12). With w it stops where the watcher says, and
+// with ctl where the host asks (Watch, Control). It answers why it stopped
+// and the instructions it ran.
+func StepInstructions(c *z80.CPU, n int, limit uint64, end func(), w *Watch, ctl *Control) (Stop, uint64) {
 	halt := WatchHalt(c)
 	var done uint64
 	for done < uint64(n) {
+		if w != nil && c.Prefix == 0 && w.Begins(c.PC) && w.Watcher.Begin() {
+			return Stopped, done
+		}
 		c.Exec()
 		for c.Prefix != 0 && c.Tick < limit {
 			c.Exec()
@@ -372,8 +407,20 @@ func StepInstructions(c *z80.CPU, n int, limit uint64, end func()) (Stop, uint64
 		}
 		done++
 		end()
+		if w != nil && w.Attend {
+			w.Attend = false
+			if w.Watcher.End() {
+				return Stopped, done
+			}
+		}
 		if halt.Stops(c) {
 			return Halted, done
+		}
+		if ctl != nil && done%ControlInstructions == 0 {
+			ctl.Tick.Store(c.Tick)
+			if ctl.Stop.Load() {
+				return Cancelled, done
+			}
 		}
 	}
 	return Done, done

@@ -35,7 +35,7 @@ func TestT17Limits(t *testing.T) {
 }
 
 func TestNames(t *testing.T) {
-	for s, want := range map[Stop]string{Done: "done", Halted: "halted", Unsettled: "unsettled", 9: "Stop(9)"} {
+	for s, want := range map[Stop]string{Done: "done", Halted: "halted", Unsettled: "unsettled", Stopped: "stopped", Cancelled: "cancelled", 9: "Stop(9)"} {
 		if s.String() != want {
 			t.Errorf("Stop %d = %q, want %q", s, s.String(), want)
 		}
@@ -53,15 +53,16 @@ type frameOnly uint64
 
 func (f frameOnly) StandardFrame() uint64 { return uint64(f) }
 
-func (frameOnly) Name() string                { return "test" }
-func (frameOnly) Tick() uint64                { return 0 }
-func (frameOnly) Frames() uint64              { return 0 }
-func (frameOnly) RunTicks(uint64) Result      { return Result{} }
-func (frameOnly) RunFrames(uint64) Result     { return Result{} }
-func (frameOnly) Step(int) Result             { return Result{} }
-func (frameOnly) Type(string) (Result, error) { return Result{}, nil }
-func (frameOnly) KeyNames() []string          { return nil }
-func (frameOnly) Hold([]string) error         { return nil }
-func (frameOnly) Held() []string              { return nil }
-func (frameOnly) Picture() *picture.Picture   { return nil }
-func (frameOnly) Observe(Observer)            {}
+func (frameOnly) Name() string                           { return "test" }
+func (frameOnly) Tick() uint64                           { return 0 }
+func (frameOnly) Frames() uint64                         { return 0 }
+func (frameOnly) RunTicks(uint64) Result                 { return Result{} }
+func (frameOnly) RunFrames(uint64) Result                { return Result{} }
+func (frameOnly) Step(int) Result                        { return Result{} }
+func (frameOnly) Type(string) (Result, error)            { return Result{}, nil }
+func (frameOnly) TypeFor(string, uint64) (Result, error) { return Result{}, nil }
+func (frameOnly) KeyNames() []string                     { return nil }
+func (frameOnly) Hold([]string) error                    { return nil }
+func (frameOnly) Held() []string                         { return nil }
+func (frameOnly) Picture() *picture.Picture              { return nil }
+func (frameOnly) Observe(Observer)                       {}

@@ -205,6 +205,13 @@ type CPU struct {
 	// Responding is set only inside Interrupt, while the response makes
 	// its bus cycles, which belong to no instruction.
 	Responding bool `inspect:"-"`
+	// Operand is set only while Bus.Read fetches a byte of the instruction
+	// itself, after its opcodes: an operand, a displacement, or the opcode
+	// a DD CB or FD CB instruction reads after its displacement. The bus
+	// cannot tell those from a read of data; a board that watches reads
+	// needs to (spec, "Stopping and watching": "The bytes of an
+	// instruction are never one", a read; RD-1).
+	Operand bool `inspect:"-"`
 
 	Bus Bus `inspect:"-"`
 }
@@ -392,7 +399,9 @@ func (c *CPU) internal(addr uint16, n int) {
 
 // imm reads the byte at PC, an operand.
 func (c *CPU) imm() byte {
+	c.Operand = true
 	v := c.read(c.PC)
+	c.Operand = false
 	c.PC++
 	return v
 }

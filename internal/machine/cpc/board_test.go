@@ -1,6 +1,7 @@
 package cpc
 
 import (
+	"colophon/internal/machine"
 	"testing"
 
 	"colophon/internal/chip/crtc"
@@ -149,11 +150,11 @@ func TestCRTC6WriteTiming(t *testing.T) {
 			m.RAM[0x8000] = 0x0C
 			at := uint16(0x4000 + len(c.code) - 2) // the last instruction, two bytes
 			var start, took uint64
-			m.ObserveBoard(func(e *Event) {
-				if e.Kind == Fetch && e.Addr == at && start == 0 {
+			m.Observe(func(e *machine.Access) {
+				if e.Kind == machine.Fetch && e.Addr == at && start == 0 {
 					start = e.Tick
 				}
-				if e.Kind == CRTCWrite && took == 0 {
+				if e.Kind == machine.CRTC && took == 0 {
 					took = e.Tick
 				}
 			})
@@ -198,11 +199,11 @@ func TestCRTC2INWrites(t *testing.T) {
 func TestPR6ObservedSources(t *testing.T) {
 	m := boot(t, CPC6128)
 	var lower, amsdos bool
-	m.ObserveBoard(func(e *Event) {
-		if e.Kind == Fetch && e.Addr == 0x0038 && e.Source.ROM && e.Source.Lower {
+	m.Observe(func(e *machine.Access) {
+		if e.Kind == machine.Fetch && e.Addr == 0x0038 && e.Source.ROM && !e.Source.Upper {
 			lower = true
 		}
-		if e.Kind == Fetch && e.Addr >= 0xC000 && e.Source.ROM && e.Source.Num == 7 {
+		if e.Kind == machine.Fetch && e.Addr >= 0xC000 && e.Source.ROM && e.Source.Upper && e.Source.Number == 7 {
 			amsdos = true
 		}
 	})
@@ -213,9 +214,9 @@ func TestPR6ObservedSources(t *testing.T) {
 	program(m, 0x3E, 0x55, 0x32, 0x00, 0x40) // LD A,&55; LD (&4000),A
 	m.ioWrite(0x7F00, 0xC4, 0)               // block 4 at &4000
 	copy(m.RAM[0x10000:], m.RAM[0x4000:0x4005])
-	var got Source
-	m.ObserveBoard(func(e *Event) {
-		if e.Kind == Write {
+	var got machine.Source
+	m.Observe(func(e *machine.Access) {
+		if e.Kind == machine.Write {
 			got = e.Source
 		}
 	})
@@ -258,9 +259,9 @@ func TestPSGPinsPulledUp(t *testing.T) {
 	// high and register 7 takes &FF.
 	m = boot(t, CPC6128)
 	selected7(m)
-	var writes []Event
-	m.ObserveBoard(func(e *Event) {
-		if e.Kind == PSGWrite {
+	var writes []machine.Access
+	m.Observe(func(e *machine.Access) {
+		if e.Kind == machine.PSG {
 			writes = append(writes, *e)
 		}
 	})

@@ -43,7 +43,7 @@ func (b *bus) Fetch(addr uint16) byte {
 		m.trackHandlers(addr)
 	}
 	if m.observe != nil {
-		m.memEvent(Fetch, t1, addr, v, v, p)
+		m.memEvent(machine.Fetch, t1, addr, v, v, v, p)
 	}
 	return v
 }
@@ -71,7 +71,7 @@ func (b *bus) Read(addr uint16) byte {
 	p := &m.pages[addr>>14]
 	v := p.read[addr&0x3FFF]
 	if m.observe != nil {
-		m.memEvent(Read, t1, addr, v, v, p)
+		m.memEvent(machine.Read, t1, addr, v, v, v, p)
 	}
 	return v
 }
@@ -95,7 +95,7 @@ func (b *bus) Write(addr uint16, v byte) {
 	p.write[i] = v
 	m.marks.ram[0] |= 1 << ((p.ram + uint32(i)) / machine.PageSize)
 	if m.observe != nil {
-		m.memEvent(Write, t1, addr, v, before, &page{write: p.write, ram: p.ram})
+		m.memEvent(machine.Write, t1, addr, v, before, v, p)
 	}
 }
 
@@ -113,7 +113,7 @@ func (b *bus) In(port uint16) byte {
 	m.catchUp(iorq)
 	v := m.ioRead(port, iorq, taken)
 	if m.observe != nil {
-		m.portEvent(PortRead, iorq, port, v)
+		m.event(machine.In, iorq, port, v, v, v)
 	}
 	return v
 }
@@ -125,7 +125,7 @@ func (b *bus) Out(port uint16, v byte) {
 	iorq := t1 + 1
 	m.catchUp(iorq)
 	if m.observe != nil {
-		m.portEvent(PortWrite, iorq, port, v)
+		m.event(machine.Out, iorq, port, v, v, v)
 	}
 	m.ioWrite(port, v, iorq)
 }
@@ -147,7 +147,7 @@ func (b *bus) Acknowledge() byte {
 	// (Compendium ch. 27.5 finds it undetermined), which in mode 2 is the
 	// low byte of the vector.
 	if m.observe != nil {
-		m.portEvent(Acknowledged, t1, m.CPU.PC, 0xFF)
+		m.event(machine.Acknowledge, t1, m.CPU.PC, 0xFF, 0xFF, 0xFF)
 	}
 	return 0xFF
 }
@@ -368,7 +368,11 @@ func (m *CPC) crtcBus(port uint16, v byte, at uint64) {
 	}
 	m.CRTC.Write(v)
 	if m.observe != nil {
-		m.regEvent(CRTCWrite, at, r, v, before)
+		var after byte
+		if r < 18 {
+			after = m.CRTC.Registers[r]
+		}
+		m.event(machine.CRTC, at, uint16(r), v, before, after)
 	}
 }
 
@@ -466,7 +470,7 @@ func (m *CPC) runPSG(at uint64) {
 		r := m.PSG.Selected & 0x0F
 		before := m.PSG.Registers[r]
 		if _, ok := m.PSG.Write(a); ok && m.observe != nil {
-			m.regEvent(PSGWrite, at, r, a, before)
+			m.event(machine.PSG, at, uint16(r), a, before, m.PSG.Registers[r])
 		}
 	case psg.Read:
 		// The PSG drives port A's lines while it is asked to read, if it

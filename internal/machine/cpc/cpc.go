@@ -192,7 +192,13 @@ type CPC struct {
 	// --no-double).
 	View monitor.View `inspect:"-"`
 
-	observe Observer
+	// observe is told of every access while it is set (Observe), and
+	// access is what it is told, reused; watch and control are a host's
+	// (machine.Watch, machine.Control).
+	observe machine.Observer
+	access  machine.Access
+	watch   *machine.Watch
+	control *machine.Control
 
 	// marks are the pages of the buffers written since a host last looked
 	// (dirty.go), behind a pointer, which a copy of the machine shares.
@@ -221,10 +227,8 @@ type CPC struct {
 	// endInstruction to skip the video; 0, which asks it to look, is
 	// always right.
 	quietUntil uint64
-	// These are set and cleared within one call: inside an interrupt's
-	// response; inside a run by frames; the monitor retraced since run
-	// last looked.
-	responding  bool
+	// These are set and cleared within one call: inside a run by frames;
+	// the monitor retraced since run last looked.
 	watchFrames bool
 	frameEnd    bool
 }

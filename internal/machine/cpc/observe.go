@@ -1,102 +1,57 @@
 package cpc
 
-// Kind is what an observed event is.
-type Kind uint8
+import "colophon/internal/machine"
 
-const (
-	Fetch        Kind = iota // an M1 opcode fetch
-	Read                     // a memory read that is not an M1
-	Write                    // a memory write
-	PortRead                 // an I/O read
-	PortWrite                // an I/O write
-	PSGWrite                 // a write landing in a PSG register
-	CRTCWrite                // a write to the 6845's selected register
-	Acknowledged             // an interrupt acknowledge, with the byte on the bus
-)
+// Observe sets the function told of every access the processor makes, and
+// of every write a PSG or 6845 register takes from it (machine.PSG,
+// machine.CRTC), or with nil none. With none set the board does no work for
+// observation beyond one test per access.
+func (m *CPC) Observe(o machine.Observer) { m.observe = o }
 
-func (k Kind) String() string {
-	switch k {
-	case Fetch:
-		return "fetch"
-	case Read:
-		return "read"
-	case Write:
-		return "write"
-	case PortRead:
-		return "in"
-	case PortWrite:
-		return "out"
-	case PSGWrite:
-		return "psg"
-	case CRTCWrite:
-		return "crtc"
-	case Acknowledged:
-		return "acknowledge"
+// Watch sets the watch the machine's runs and steps consult, or none
+// (machine.Watch). A watch that asks for accesses is told them as an
+// observer is, in place of one Observe set.
+func (m *CPC) Watch(w *machine.Watch) {
+	m.watch = w
+	m.observe = nil
+	if w != nil && w.Accesses {
+		m.observe = w.Watcher.Access
 	}
-	return "unknown"
 }
 
-// Event is one thing the machine did that an observer can see.
-type Event struct {
-	Kind Kind
-	// Tick is the machine's tick: a memory cycle's T1, an I/O cycle's
-	// /IORQ, and the tick a chip took a register write.
-	Tick uint64
-	// Addr is the address, the port, or the register number (a PSG's 0-15,
-	// a 6845's 0-31 as its address register holds it).
-	Addr uint16
-	// Value is the byte read or written, or the byte a register was given.
-	Value byte
-	// Before is, for a write, what the byte or the register held before it
-	// (as the register keeps it); for a read, the byte read.
-	Before byte
-	// PC is where the instruction that made the access began.
-	PC uint16
-	// Source is the memory that answered a memory access.
-	Source Source
-	// BeamX and BeamY are where the monitor's beam stood, in raster samples
-	// and lines.
-	BeamX, BeamY int
-	// Responding is set for an interrupt response's accesses, which belong
-	// to no instruction.
-	Responding bool
-}
+// Control sets the Control the machine's runs, steps and typing look at,
+// or none.
+func (m *CPC) Control(c *machine.Control) { m.control = c }
 
-// Observer is called with each event while it is set. The event is the
-// board's and is overwritten by the next; copy what is kept.
-type Observer func(e *Event)
-
-// ObserveBoard sets the observer of everything the board does, the PSG's
-// and the 6845's register writes among it, or with nil takes it away. With
-// none set the board does no work for observation beyond one test per
-// access. It replaces an observer Observe set.
-func (m *CPC) ObserveBoard(o Observer) { m.observe = o }
-
-func (m *CPC) fill(e *Event, k Kind, tick uint64, addr uint16, v, before byte) {
+// Beam answers where the monitor's beam stood at tick, in the picture's
+// pixels, bringing the video up to it: the tick of the access an observer
+// is told of, or the machine's own between instructions. The video never
+// runs back, so a tick it has passed answers where it stands.
+func (m *CPC) Beam(tick uint64) (x, y int) {
 	m.catchUp(tick)
-	*e = Event{Kind: k, Tick: tick, Addr: addr, Value: v, Before: before, PC: m.CPU.InstrPC,
-		BeamX: m.Monitor.BeamX, BeamY: m.Monitor.BeamY, Responding: m.responding}
+	return m.View.Beam(m.Monitor.BeamX, m.Monitor.BeamY)
 }
 
-func (m *CPC) memEvent(k Kind, tick uint64, addr uint16, v, before byte, p *page) {
-	var e Event
-	m.fill(&e, k, tick, addr, v, before)
-	if p.rom && k != Write {
-		e.Source = Source{ROM: true, Lower: p.lower, Num: p.num}
+// memEvent tells the observer of a memory access through page p: a write
+// lands in the RAM, whatever ROM is enabled over it (Grim, "The Gate
+// Array", ROM enables).
+func (m *CPC) memEvent(k machine.Kind, tick uint64, addr uint16, v, before, after byte, p *page) {
+	a := &m.access
+	*a = machine.Access{Kind: k, Tick: tick, Addr: addr, Value: v, Before: before, After: after,
+		Operand: m.CPU.Operand, InstrPC: m.CPU.InstrPC, Responding: m.CPU.Responding}
+	if p.rom && k != machine.Write {
+		a.Source = machine.Source{ROM: true, Upper: !p.lower, Number: p.num}
 	} else {
-		e.Source = Source{RAM: p.ram + uint32(addr&0x3FFF)}
+		a.Source = machine.Source{RAM: p.ram + uint32(addr&0x3FFF)}
 	}
-	m.observe(&e)
+	m.observe(a)
 }
 
-func (m *CPC) portEvent(k Kind, tick uint64, port uint16, v byte) {
-	var e Event
-	m.fill(&e, k, tick, port, v, v)
-	m.observe(&e)
-}
-
-func (m *CPC) regEvent(k Kind, tick uint64, r byte, v, before byte) {
-	var e Event
-	m.fill(&e, k, tick, uint16(r), v, before)
-	m.observe(&e)
+// event tells the observer of a port access, an acknowledge, or a
+// register's write.
+func (m *CPC) event(k machine.Kind, tick uint64, addr uint16, v, before, after byte) {
+	a := &m.access
+	*a = machine.Access{Kind: k, Tick: tick, Addr: addr, Value: v, Before: before, After: after,
+		InstrPC: m.CPU.InstrPC, Responding: m.CPU.Responding}
+	m.observe(a)
 }

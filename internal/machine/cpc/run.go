@@ -61,9 +61,7 @@ func (m *CPC) endInstruction() {
 	}
 	c.INT = m.GA.INT
 	if c.Interruptible() {
-		m.responding = true
 		c.Interrupt()
-		m.responding = false
 	}
 }
 
@@ -128,42 +126,117 @@ func (m *CPC) noRetrace() bool {
 // instructions, or inside a chain of prefixes if that is where until
 // falls. With haltStops it stops sooner at the end of a HALT that leaves
 // interrupts disabled, unless the run began in one (spec, "Time"; T-13,
-// T-14).
+// T-14). A watch set on the machine is consulted (watched), and a control
+// looked at every machine.ControlTicks.
 func (m *CPC) run(until, frames uint64, haltStops bool) (machine.Stop, uint64) {
-	c := &m.CPU
-	var n, ended uint64
-	halt := machine.WatchHalt(c)
-	m.frameEnd = false
 	// A run by frames watches for the retrace at the end of each
 	// instruction, and so keeps the video up with the processor wherever
 	// the monitor could retrace (noRetrace). A bound worked out for a run
 	// that did not watch is worked out again.
+	m.frameEnd = false
 	m.watchFrames = frames > 0
 	if m.watchFrames {
 		m.quietUntil = 0
 	}
 	defer func() { m.watchFrames = false }()
+	r := runner{halt: machine.WatchHalt(&m.CPU), frames: frames, haltStops: haltStops}
+	c := &m.CPU
 	for c.Tick < until {
+		end := until
+		if m.control != nil {
+			end = min(until, c.Tick+machine.ControlTicks)
+		}
+		var stop machine.Stop
+		var over bool
+		if m.watch != nil {
+			stop, over = m.watched(&r, end)
+		} else {
+			stop, over = m.plain(&r, end)
+		}
+		if over {
+			return stop, r.n
+		}
+		if m.control != nil && c.Prefix == 0 {
+			m.control.Tick.Store(c.Tick)
+			if m.control.Stop.Load() {
+				return machine.Cancelled, r.n
+			}
+		}
+	}
+	if c.Prefix != 0 {
+		return machine.Unsettled, r.n
+	}
+	return machine.Done, r.n
+}
+
+// runner is what one run keeps across the stretches it runs in.
+type runner struct {
+	halt      machine.HaltWatch
+	n, ended  uint64 // instructions run, frames ended
+	frames    uint64
+	haltStops bool
+}
+
+// plain runs to tick end as run does, with nothing watched. It reports
+// over when the run is over before then, and why.
+//
+// The loop is the machine's hot path: one Exec, and between instructions
+// the video brought up where something could see it, the interrupt, the
+// frame's end and the HALT.
+func (m *CPC) plain(r *runner, end uint64) (machine.Stop, bool) {
+	c := &m.CPU
+	for c.Tick < end {
 		c.Exec()
 		if c.Prefix != 0 {
 			continue
 		}
-		n++
+		r.n++
 		m.endInstruction()
 		if m.frameEnd {
 			m.frameEnd = false
-			if ended++; frames > 0 && ended >= frames {
-				break
+			if r.ended++; r.frames > 0 && r.ended >= r.frames {
+				return machine.Done, true
 			}
 		}
-		if halt.Stops(c) && haltStops {
-			return machine.Halted, n
+		if r.halt.Stops(c) && r.haltStops {
+			return machine.Halted, true
 		}
 	}
-	if c.Prefix != 0 {
-		return machine.Unsettled, n
+	return machine.Done, false
+}
+
+// watched is plain with the watch consulted: before each instruction at an
+// address it marks, and at the end of each instruction it asks to see.
+func (m *CPC) watched(r *runner, end uint64) (machine.Stop, bool) {
+	c := &m.CPU
+	w := m.watch
+	for c.Tick < end {
+		if c.Prefix == 0 && w.Begins(c.PC) && w.Watcher.Begin() {
+			return machine.Stopped, true
+		}
+		c.Exec()
+		if c.Prefix != 0 {
+			continue
+		}
+		r.n++
+		m.endInstruction()
+		if w.Attend {
+			w.Attend = false
+			if w.Watcher.End() {
+				return machine.Stopped, true
+			}
+		}
+		if m.frameEnd {
+			m.frameEnd = false
+			if r.ended++; r.frames > 0 && r.ended >= r.frames {
+				return machine.Done, true
+			}
+		}
+		if r.halt.Stops(c) && r.haltStops {
+			return machine.Halted, true
+		}
 	}
-	return machine.Done, n
+	return machine.Done, false
 }
 
 // measure runs f and says what it did.
@@ -201,7 +274,7 @@ func (m *CPC) RunFrames(n uint64) machine.Result {
 // that leaves interrupts disabled.
 func (m *CPC) Step(n int) machine.Result {
 	return m.measure(func() (machine.Stop, uint64) {
-		return machine.StepInstructions(&m.CPU, n, m.CPU.Tick+machine.MaxFrames*TicksPerFrame, m.endInstruction)
+		return machine.StepInstructions(&m.CPU, n, m.CPU.Tick+machine.MaxFrames*TicksPerFrame, m.endInstruction, m.watch, m.control)
 	})
 }
 
@@ -222,7 +295,12 @@ var Typing = typing.Layout{
 // instructions, at the first end of an instruction at or past the tick the
 // plan gives (KEY-13), on top of the keys already held, which stay held
 // (KEY-12). The typing takes all its ticks, halted or not (T-16).
-func (m *CPC) Type(text string) (machine.Result, error) {
+func (m *CPC) Type(text string) (machine.Result, error) { return m.TypeFor(text, 0) }
+
+// TypeFor types as Type does, but for at most ticks ticks (0 for all it
+// takes): to the first end of an instruction at or past them, where the
+// keys the typing holds go up.
+func (m *CPC) TypeFor(text string, ticks uint64) (machine.Result, error) {
 	presses, total, err := typing.Plan(text, Typing)
 	if err != nil {
 		return machine.Result{}, err
@@ -239,10 +317,26 @@ func (m *CPC) Type(text string) (machine.Result, error) {
 	}
 	return m.measure(func() (machine.Stop, uint64) {
 		start := m.CPU.Tick
+		end := start + total
+		if ticks > 0 {
+			end = min(end, start+ticks)
+		}
 		var n uint64
-		for i, p := range presses {
-			_, k := m.run(start+p.Down, 0, false)
+		// over runs to tick t, or to the typing's end if that comes first,
+		// and reports whether the typing is over there: cut short by its
+		// ticks, or cancelled.
+		over := func(t uint64) (machine.Stop, bool) {
+			stop, k := m.run(min(t, end), 0, false)
 			n += k
+			if stop == machine.Cancelled {
+				return stop, true
+			}
+			return stop, m.CPU.Tick >= end && m.CPU.Prefix == 0
+		}
+		for i, p := range presses {
+			if stop, done := over(start + p.Down); done {
+				return stop, n
+			}
 			var pressed []cpckeys.Key
 			for _, key := range keys[i] {
 				if !m.Keyboard.Down(key) {
@@ -250,14 +344,16 @@ func (m *CPC) Type(text string) (machine.Result, error) {
 					pressed = append(pressed, key)
 				}
 			}
-			_, k = m.run(start+p.Up, 0, false)
-			n += k
+			stop, done := over(start + p.Up)
 			for _, key := range pressed {
 				m.Keyboard.Release(key)
 			}
+			if done {
+				return stop, n
+			}
 		}
-		stop, k := m.run(start+total, 0, false)
-		return stop, n + k
+		stop, _ := over(end)
+		return stop, n
 	}), nil
 }
 
@@ -291,39 +387,6 @@ func (m *CPC) Held() []string {
 		}
 	}
 	return held
-}
-
-// Observe sets the function told of every processor access, with the beam
-// in the picture's pixels; nil takes it away.
-func (m *CPC) Observe(o machine.Observer) {
-	if o == nil {
-		m.observe = nil
-		return
-	}
-	var a machine.Access
-	m.observe = func(e *Event) {
-		var k machine.Kind
-		switch e.Kind {
-		case Fetch:
-			k = machine.Fetch
-		case Read:
-			k = machine.Read
-		case Write:
-			k = machine.Write
-		case PortRead:
-			k = machine.In
-		case PortWrite:
-			k = machine.Out
-		case Acknowledged:
-			k = machine.Acknowledge
-		default:
-			return
-		}
-		x, y := m.View.Beam(e.BeamX, e.BeamY)
-		a = machine.Access{Kind: k, Tick: e.Tick, Addr: e.Addr, Value: e.Value, InstrPC: e.PC,
-			Responding: e.Responding, BeamX: x, BeamY: y}
-		o(&a)
-	}
 }
 
 var _ machine.Machine = (*CPC)(nil)

@@ -2,6 +2,7 @@ package cpc
 
 import (
 	"bufio"
+	"colophon/internal/machine"
 	"fmt"
 	"os"
 	"strconv"
@@ -14,11 +15,11 @@ import (
 
 // cycle is one machine cycle an instruction makes.
 type cycle struct {
-	kind Kind // Fetch, Read, Write, PortRead, PortWrite; or 255 for internal
-	n    int  // T-states, for an internal cycle
+	kind machine.Kind // Fetch, Read, Write, In, Out; or 255 for internal
+	n    int          // T-states, for an internal cycle
 }
 
-const internalCycle Kind = 255
+const internalCycle machine.Kind = 255
 
 // recorder is a bare bus that records the machine cycles of one
 // instruction: a flat 64K with no waits.
@@ -28,19 +29,22 @@ type recorder struct {
 }
 
 func (r *recorder) Fetch(a uint16) byte {
-	r.cycles = append(r.cycles, cycle{kind: Fetch})
+	r.cycles = append(r.cycles, cycle{kind: machine.Fetch})
 	return r.mem[a]
 }
 func (r *recorder) Read(a uint16) byte {
-	r.cycles = append(r.cycles, cycle{kind: Read})
+	r.cycles = append(r.cycles, cycle{kind: machine.Read})
 	return r.mem[a]
 }
 func (r *recorder) Write(a uint16, v byte) {
-	r.cycles = append(r.cycles, cycle{kind: Write})
+	r.cycles = append(r.cycles, cycle{kind: machine.Write})
 	r.mem[a] = v
 }
-func (r *recorder) In(p uint16) byte     { r.cycles = append(r.cycles, cycle{kind: PortRead}); return 0xFF }
-func (r *recorder) Out(p uint16, v byte) { r.cycles = append(r.cycles, cycle{kind: PortWrite}) }
+func (r *recorder) In(p uint16) byte {
+	r.cycles = append(r.cycles, cycle{kind: machine.In})
+	return 0xFF
+}
+func (r *recorder) Out(p uint16, v byte) { r.cycles = append(r.cycles, cycle{kind: machine.Out}) }
 func (r *recorder) Internal(a uint16, n int) {
 	r.cycles = append(r.cycles, cycle{kind: internalCycle, n: n})
 }
@@ -85,19 +89,19 @@ func steady(t *testing.T, m *CPC, cycles []cycle) uint64 {
 		for _, cy := range cycles {
 			m.CPU.Tick = tick
 			switch cy.kind {
-			case Fetch:
+			case machine.Fetch:
 				b.Fetch(0x8000)
 				tick = m.CPU.Tick + 4
-			case Read:
+			case machine.Read:
 				b.Read(0x8000)
 				tick = m.CPU.Tick + 3
-			case Write:
+			case machine.Write:
 				b.Write(0x8000, 0)
 				tick = m.CPU.Tick + 3
-			case PortRead:
+			case machine.In:
 				b.In(0xFFFF)
 				tick = m.CPU.Tick + 4
-			case PortWrite:
+			case machine.Out:
 				b.Out(0xFFFF, 0)
 				tick = m.CPU.Tick + 4
 			default:

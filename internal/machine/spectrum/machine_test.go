@@ -11,32 +11,29 @@ import (
 )
 
 // TestObserve checks that every access is seen with its tick, address,
-// byte, the instruction that made it and where the beam stood
-// (ARCHITECTURE.md, principle 4): LD A,(HL) from the ROM at 14331, whose
-// read of &4000 is held 6 ticks to 14341 [SW-CM], then OUT (&FE),A.
+// byte, the memory that answered and the instruction that made it, and
+// where the beam stood (ARCHITECTURE.md, principle 4): LD A,(HL) from the
+// ROM at 14331, whose read of &4000 is held 6 ticks to 14341 [SW-CM], then
+// OUT (&FE),A, whose operand is read as the instruction's own byte.
 func TestObserve(t *testing.T) {
 	s := bench(t, []byte{0x7E, 0xD3, 0xFE}, 0x0100, 14331, hl(0x4000))
 	s.Poke(0x4000, 0x05)
 	var seen []machine.Access
 	s.Observe(func(a *machine.Access) { seen = append(seen, *a) })
 	s.Step(2)
-	beam := func(tick uint64) (int, int) { return s.ULA.Beam(tick) }
+	rom := machine.Source{ROM: true}
 	want := []machine.Access{
-		{Kind: machine.Fetch, Tick: 14331, Addr: 0x0100, Value: 0x7E, InstrPC: 0x0100},
-		{Kind: machine.Read, Tick: 14341, Addr: 0x4000, Value: 0x05, InstrPC: 0x0100},
-		{Kind: machine.Fetch, Tick: 14344, Addr: 0x0101, Value: 0xD3, InstrPC: 0x0101},
-		{Kind: machine.Read, Tick: 14348, Addr: 0x0102, Value: 0xFE, InstrPC: 0x0101},
-		{Kind: machine.Out, Tick: 14351, Addr: 0x05FE, Value: 0x05, InstrPC: 0x0101},
-	}
-	for i := range want {
-		want[i].BeamX, want[i].BeamY = beam(want[i].Tick)
+		{Kind: machine.Fetch, Tick: 14331, Addr: 0x0100, Value: 0x7E, Before: 0x7E, After: 0x7E, InstrPC: 0x0100, Source: rom},
+		{Kind: machine.Read, Tick: 14341, Addr: 0x4000, Value: 0x05, Before: 0x05, After: 0x05, InstrPC: 0x0100, Source: machine.Source{RAM: 0x4000}},
+		{Kind: machine.Fetch, Tick: 14344, Addr: 0x0101, Value: 0xD3, Before: 0xD3, After: 0xD3, InstrPC: 0x0101, Source: rom},
+		{Kind: machine.Read, Tick: 14348, Addr: 0x0102, Value: 0xFE, Before: 0xFE, After: 0xFE, Operand: true, InstrPC: 0x0101, Source: rom},
+		{Kind: machine.Out, Tick: 14351, Addr: 0x05FE, Value: 0x05, Before: 0x05, After: 0x05, InstrPC: 0x0101},
 	}
 	if !slices.Equal(seen, want) {
 		t.Errorf("seen:\n%+v\nwant:\n%+v", seen, want)
 	}
-	if want[1].BeamX != 58 || want[1].BeamY != 36 {
-		t.Errorf("the read at 14341 has the beam at (%d,%d); want (58,36), 5 ticks into the first screen line",
-			want[1].BeamX, want[1].BeamY)
+	if x, y := s.Beam(14341); x != 58 || y != 36 {
+		t.Errorf("the read at 14341 has the beam at (%d,%d); want (58,36), 5 ticks into the first screen line", x, y)
 	}
 	if s.ULA.Border != 5 {
 		t.Errorf("border %d after OUT (&FE),A with A=5", s.ULA.Border)

@@ -33,7 +33,7 @@ func (s *Spectrum) RunFrames(n uint64) machine.Result {
 // does. Inside HALT each step is one of the processor's idle fetches.
 func (s *Spectrum) Step(n int) machine.Result {
 	return s.measure(func() (machine.Stop, uint64) {
-		return machine.StepInstructions(&s.CPU, n, s.CPU.Tick+machine.MaxFrames*ula.TicksPerFrame, s.settle)
+		return machine.StepInstructions(&s.CPU, n, s.CPU.Tick+machine.MaxFrames*ula.TicksPerFrame, s.settle, s.watch, s.control)
 	})
 }
 
@@ -72,16 +72,58 @@ func (s *Spectrum) settle() {
 // instructions, or inside a chain of prefixes if that is where the target
 // falls (T-11, T-12). With haltStops it stops sooner at the end of a HALT
 // that leaves interrupts disabled, unless the run began in one (T-13,
-// T-14). It returns why it stopped and how many instructions it ran.
+// T-14). A watch set on the machine is consulted (watched), and a control
+// looked at every machine.ControlTicks. It returns why it stopped and how
+// many instructions it ran.
+func (s *Spectrum) run(target uint64, haltStops bool) (machine.Stop, uint64) {
+	c := &s.CPU
+	r := runner{halt: machine.WatchHalt(c), haltStops: haltStops}
+	for c.Tick < target {
+		end := target
+		if s.control != nil {
+			end = min(target, c.Tick+machine.ControlTicks)
+		}
+		var stop machine.Stop
+		var over bool
+		if s.watch != nil {
+			stop, over = s.watched(&r, end)
+		} else {
+			stop, over = s.plain(&r, end)
+		}
+		if over {
+			return stop, r.n
+		}
+		if s.control != nil && c.Prefix == 0 {
+			s.control.Tick.Store(c.Tick)
+			if s.control.Stop.Load() {
+				return machine.Cancelled, r.n
+			}
+		}
+	}
+	if c.Prefix != 0 {
+		return machine.Unsettled, r.n
+	}
+	return machine.Done, r.n
+}
+
+// runner is what one run keeps across the stretches it runs in.
+type runner struct {
+	halt      machine.HaltWatch
+	n         uint64 // instructions run
+	haltStops bool
+}
+
+// plain runs to tick end as run does, with nothing watched. It reports
+// over when the run is over before then, and why.
 //
 // The loop is the machine's hot path: one Exec, and between instructions
 // a frame check, the interrupt line and the HALT check.
-func (s *Spectrum) run(target uint64, haltStops bool) (machine.Stop, uint64) {
+func (s *Spectrum) plain(r *runner, end uint64) (machine.Stop, bool) {
 	c := &s.CPU
 	u := &s.ULA
-	var n uint64
-	halt := machine.WatchHalt(c)
-	for c.Tick < target {
+	n := r.n
+	defer func() { r.n = n }()
+	for c.Tick < end {
 		c.Exec()
 		if c.Prefix != 0 {
 			continue
@@ -97,14 +139,39 @@ func (s *Spectrum) run(target uint64, haltStops bool) (machine.Stop, uint64) {
 		if c.Interruptible() {
 			c.Interrupt()
 		}
-		if halt.Stops(c) && haltStops {
-			return machine.Halted, n
+		if r.halt.Stops(c) && r.haltStops {
+			return machine.Halted, true
 		}
 	}
-	if c.Prefix != 0 {
-		return machine.Unsettled, n
+	return machine.Done, false
+}
+
+// watched is plain with the watch consulted: before each instruction at an
+// address it marks, and at the end of each instruction it asks to see.
+func (s *Spectrum) watched(r *runner, end uint64) (machine.Stop, bool) {
+	c := &s.CPU
+	w := s.watch
+	for c.Tick < end {
+		if c.Prefix == 0 && w.Begins(c.PC) && w.Watcher.Begin() {
+			return machine.Stopped, true
+		}
+		c.Exec()
+		if c.Prefix != 0 {
+			continue
+		}
+		r.n++
+		s.settle()
+		if w.Attend {
+			w.Attend = false
+			if w.Watcher.End() {
+				return machine.Stopped, true
+			}
+		}
+		if r.halt.Stops(c) && r.haltStops {
+			return machine.Halted, true
+		}
 	}
-	return machine.Done, n
+	return machine.Done, false
 }
 
 // Type types text as the command line's --type does: each character's
@@ -114,7 +181,12 @@ func (s *Spectrum) run(target uint64, haltStops bool) (machine.Stop, uint64) {
 // takes all its ticks, halted or not (T-16), and ends at the end of the
 // instruction standing when they are over, or inside a chain of prefixes
 // if that is where they end (KEY-14).
-func (s *Spectrum) Type(text string) (machine.Result, error) {
+func (s *Spectrum) Type(text string) (machine.Result, error) { return s.TypeFor(text, 0) }
+
+// TypeFor types as Type does, but for at most ticks ticks (0 for all it
+// takes): to the first end of an instruction at or past them, where the
+// keys the typing holds go up.
+func (s *Spectrum) TypeFor(text string, ticks uint64) (machine.Result, error) {
 	presses, total, err := typing.Plan(text, Layout)
 	if err != nil {
 		return machine.Result{}, err
@@ -127,18 +199,38 @@ func (s *Spectrum) Type(text string) (machine.Result, error) {
 	}
 	res := s.measure(func() (machine.Stop, uint64) {
 		start := s.CPU.Tick
+		end := start + total
+		if ticks > 0 {
+			end = min(end, start+ticks)
+		}
 		var n uint64
+		// over runs typing to a key's change at t, or to the typing's end
+		// if that comes first, and reports whether the typing is over
+		// there: cut short by its ticks, or cancelled.
+		over := func(t uint64) (machine.Stop, bool) {
+			stop, k := s.stretch(min(t, end))
+			n += k
+			if stop == machine.Cancelled {
+				return stop, true
+			}
+			return stop, s.CPU.Tick >= end && s.CPU.Prefix == 0
+		}
 		for i, p := range presses {
 			s.typed = rows[i]
 			s.applyKeys()
-			n += s.stretch(start + p.Up)
+			stop, done := over(start + p.Up)
 			s.typed = [8]uint8{}
 			s.applyKeys()
+			if done {
+				return stop, n
+			}
 			if i+1 < len(presses) {
-				n += s.stretch(start + presses[i+1].Down)
+				if stop, done := over(start + presses[i+1].Down); done {
+					return stop, n
+				}
 			}
 		}
-		stop, m := s.run(start+total, false)
+		stop, m := s.run(end, false)
 		return stop, n + m
 	})
 	return res, nil
@@ -147,13 +239,14 @@ func (s *Spectrum) Type(text string) (machine.Result, error) {
 // stretch runs typing up to a key's change at target: to the end of the
 // instruction standing there, so that the keys change between
 // instructions, or at worst inside a chain of prefixes still running at
-// the next change's tick.
-func (s *Spectrum) stretch(target uint64) uint64 {
-	_, n := s.run(target, false)
+// the next change's tick. It stops sooner where the run is cancelled.
+func (s *Spectrum) stretch(target uint64) (machine.Stop, uint64) {
+	stop, n := s.run(target, false)
 	c := &s.CPU
-	for c.Prefix != 0 && c.Tick < target+ula.TicksPerFrame {
-		_, m := s.run(c.Tick+1, false)
+	for stop != machine.Cancelled && c.Prefix != 0 && c.Tick < target+ula.TicksPerFrame {
+		var m uint64
+		stop, m = s.run(c.Tick+1, false)
 		n += m
 	}
-	return n
+	return stop, n
 }

@@ -55,6 +55,8 @@ type Spectrum struct {
 	observer machine.Observer
 	watching bool // the one flag the hot path tests
 	access   machine.Access
+	watch    *machine.Watch   // a host's (machine.Watch)
+	control  *machine.Control // a host's (machine.Control)
 
 	// marks are the pages of the buffers written since a host last
 	// looked (dirty.go), behind a pointer, which a copy of the machine
@@ -158,6 +160,25 @@ func (s *Spectrum) Observe(o machine.Observer) {
 	s.watching = o != nil
 }
 
+// Watch sets the watch the machine's runs and steps consult, or none
+// (machine.Watch). A watch that asks for accesses is told them as an
+// observer is, in place of one Observe set.
+func (s *Spectrum) Watch(w *machine.Watch) {
+	s.watch = w
+	s.Observe(nil)
+	if w != nil && w.Accesses {
+		s.Observe(w.Watcher.Access)
+	}
+}
+
+// Control sets the Control the machine's runs, steps and typing look at,
+// or none.
+func (s *Spectrum) Control(c *machine.Control) { s.control = c }
+
+// Beam answers where the beam stood at tick, in the picture's pixels: the
+// ULA's beam follows the tick alone [LS].
+func (s *Spectrum) Beam(tick uint64) (x, y int) { return s.ULA.Beam(tick) }
+
 // board is the Spectrum as the processor's bus sees it: the methods that
 // answer its machine cycles, kept off the Spectrum's own method set.
 type board Spectrum
@@ -182,7 +203,7 @@ func (b *board) Fetch(addr uint16) uint8 {
 		}
 	}
 	if b.watching {
-		b.observe(machine.Fetch, addr, v, c.Tick)
+		b.observe(machine.Fetch, addr, v, v, c.Tick)
 	}
 	return v
 }
@@ -195,7 +216,7 @@ func (b *board) Read(addr uint16) uint8 {
 	}
 	v := b.mem[addr]
 	if b.watching {
-		b.observe(machine.Read, addr, v, c.Tick)
+		b.observe(machine.Read, addr, v, v, c.Tick)
 	}
 	return v
 }
@@ -208,7 +229,7 @@ func (b *board) Write(addr uint16, v uint8) {
 	if addr < 0x8000 {
 		if addr < ROMSize {
 			if b.watching {
-				b.observe(machine.Write, addr, v, c.Tick)
+				b.observe(machine.Write, addr, v, b.mem[addr], c.Tick)
 			}
 			return
 		}
@@ -217,10 +238,11 @@ func (b *board) Write(addr uint16, v uint8) {
 			b.ULA.Sync(c.Tick + 1)
 		}
 	}
+	before := b.mem[addr]
 	b.mem[addr] = v
 	b.marks.mem[0] |= 1 << (addr / machine.PageSize)
 	if b.watching {
-		b.observe(machine.Write, addr, v, c.Tick)
+		b.observe(machine.Write, addr, v, before, c.Tick)
 	}
 }
 
@@ -244,7 +266,7 @@ func (b *board) In(port uint16) uint8 {
 		v = b.ULA.Floating(read)
 	}
 	if b.watching {
-		b.observe(machine.In, port, v, t1)
+		b.observe(machine.In, port, v, v, t1)
 	}
 	c.Tick = end - 4
 	return v
@@ -260,7 +282,7 @@ func (b *board) Out(port uint16, v uint8) {
 		b.ULA.Write(v, write)
 	}
 	if b.watching {
-		b.observe(machine.Out, port, v, t1)
+		b.observe(machine.Out, port, v, v, t1)
 	}
 	c.Tick = end - 4
 }
@@ -291,22 +313,33 @@ func (b *board) Acknowledge() uint8 {
 	v := b.ULA.Floating(c.Tick)
 	b.handlers.Enter(c.SP, c.PC)
 	if b.watching {
-		b.observe(machine.Acknowledge, c.PC, v, c.Tick)
+		b.observe(machine.Acknowledge, c.PC, v, v, c.Tick)
 	}
 	return v
 }
 
-// observe tells the observer of an access, with where the beam stood.
-func (b *board) observe(k machine.Kind, addr uint16, v uint8, tick uint64) {
+// observe tells the observer of an access. before is what a written byte
+// held; a write to the ROM leaves it holding that (PR-5, VC-7).
+func (b *board) observe(k machine.Kind, addr uint16, v, before uint8, tick uint64) {
 	a := &b.access
 	*a = machine.Access{
 		Kind:       k,
 		Tick:       tick,
 		Addr:       addr,
 		Value:      v,
+		Before:     before,
+		After:      v,
+		Operand:    b.CPU.Operand,
 		InstrPC:    b.CPU.InstrPC,
 		Responding: b.CPU.Responding,
 	}
-	a.BeamX, a.BeamY = b.ULA.Beam(tick)
+	switch k {
+	case machine.Fetch, machine.Read, machine.Write:
+		a.Source = machine.Source{ROM: addr < ROMSize, RAM: uint32(addr)}
+		if addr < ROMSize {
+			a.Source.RAM = 0
+			a.After = before
+		}
+	}
 	b.observer(a)
 }
