@@ -14,11 +14,15 @@ type CallArgs struct {
 	Handle  string          `json:"handle" jsonschema:"the machine whose routine to call" maxLength:"64"`
 	Address Address         `json:"address" jsonschema:"where the routine begins, as the processor reads it"`
 	Values  json.RawMessage `json:"values,omitempty" jsonschema:"fields to write before the call, as set writes them: an object of paths and values, such as {\"cpu.a\": 65, \"cpu.h\": \"&C0\"}"`
+	Ticks   uint64          `json:"ticks,omitempty" jsonschema:"the most ticks the call may take, 1 to the ticks of 1500 standard frames, which it may take if not given"`
+	Conditions
 }
 
 type callEntry struct {
 	Address string          `json:"address"`
 	Values  json.RawMessage `json:"values,omitempty"`
+	Ticks   uint64          `json:"ticks,omitempty"`
+	conditionsEntry
 }
 
 // Call runs a routine the machine holds as its own CALL would (spec, "What
@@ -54,6 +58,16 @@ func (h *Host) Call(ctx context.Context, a CallArgs) (Moved, error) {
 		if err := m.room("this call", callSpan(m.m)); err != nil {
 			return Moved{}, err
 		}
+		limit := machine.MaxFrames * m.m.StandardFrame()
+		if a.Ticks > limit {
+			return Moved{}, fmt.Errorf("argument \"ticks\" is %d; a call runs at most %d, the ticks of %d standard frames", a.Ticks, limit, machine.MaxFrames)
+		}
+		if a.Ticks > 0 {
+			limit = a.Ticks
+		}
+		if err := notCancelled(ctx); err != nil {
+			return Moved{}, err
+		}
 
 		// The values are written first, as set writes them (CALL-4);
 		// what they replace is kept, so that a call refused after them
@@ -73,7 +87,11 @@ func (h *Host) Call(ctx context.Context, a CallArgs) (Moved, error) {
 				return Moved{}, err
 			}
 		}
+		var w *watching
 		refuse := func(err error) (Moved, error) {
+			if w != nil {
+				w.abandon()
+			}
 			if undo != nil {
 				if uerr := m.set(undo); uerr != nil {
 					panic(fmt.Sprintf("host: taking back a refused call's values: %v", uerr))
@@ -94,6 +112,12 @@ func (h *Host) Call(ctx context.Context, a CallArgs) (Moved, error) {
 			}
 		}
 
+		// The conditions are the last thing checked, since a file they
+		// write is made as they are read (PATH-6).
+		if w, err = m.watching(a.Conditions); err != nil {
+			return refuse(err)
+		}
+
 		tick := m.m.Tick()
 		t0, f0 := m.m.Tick(), m.m.Frames()
 		halted := cpu.Halted
@@ -107,29 +131,55 @@ func (h *Host) Call(ctx context.Context, a CallArgs) (Moved, error) {
 		cpu.WZ = uint16(addr)
 		cpu.Q, cpu.P, cpu.EI = 0, false, false
 
-		limit := machine.MaxFrames * m.m.StandardFrame()
+		if err := w.start(m); err != nil {
+			return refuse(err)
+		}
 		var n uint64
 		stop := stopLimit
-		for m.m.Tick()-t0 < limit {
-			r := m.m.Step(1)
-			n += r.Instructions
-			if r.Stop != machine.Done {
-				stop = r.Stop.String()
-				break
+		m.follow(ctx, limit, func(ctl *machine.Control) {
+			for m.m.Tick()-t0 < limit {
+				r := m.m.Step(1)
+				n += r.Instructions
+				if r.Stop != machine.Done {
+					stop = w.stopped(r.Stop)
+					break
+				}
+				if cpu.PC == ret && cpu.SP == sp {
+					stop = stopDone
+					// A processor halted on HALT is halted there again
+					// (CALL-3): PC stands on the HALT opcode, as it was.
+					cpu.Halted = halted
+					break
+				}
+				if ctl != nil && n%machine.ControlInstructions == 0 {
+					ctl.Tick.Store(m.m.Tick())
+					if ctl.Stop.Load() {
+						stop = stopCancelled
+						break
+					}
+				}
 			}
-			if cpu.PC == ret && cpu.SP == sp {
-				stop = stopDone
-				// A processor halted on HALT is halted there again
-				// (CALL-3): PC stands on the HALT opcode, as it was.
-				cpu.Halted = halted
-				break
-			}
-		}
-		m.enter("call", tick, callEntry{Address: formatAddress(addr), Values: given})
-		return Moved{
+		})
+		w.stop(m)
+		mv := Moved{
 			Handle: m.handle, Ticks: m.m.Tick() - t0, Frames: m.m.Frames() - f0, Tick: m.m.Tick(),
 			Instructions: n, Stop: stop,
-		}, nil
+		}
+		entry := callEntry{Address: formatAddress(addr), Values: given, Ticks: a.Ticks}
+		ferr := w.answer(m, &mv)
+		entry.conditionsEntry = w.entry
+		if stop == stopCancelled || ferr != nil {
+			// Entered as the call it was, for the ticks it took (PATH-8).
+			entry.Ticks = mv.Ticks
+		}
+		if ferr != nil {
+			entry.conditionsEntry = conditionsEntry{Until: w.entry.Until}
+		}
+		m.enter("call", tick, entry)
+		if ferr != nil {
+			return Moved{}, fmt.Errorf("the call went %d ticks to tick %d, where the machine stands at PC &%04X, but %w", mv.Ticks, m.m.Tick(), cpu.PC, ferr)
+		}
+		return mv, nil
 	})
 }
 

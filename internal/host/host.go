@@ -89,6 +89,9 @@ type Machine struct {
 
 	journal []Entry
 	closed  bool
+	// before is where a run last stopped before an instruction, which a
+	// run begun there runs first (CB-5).
+	before stoppedBefore
 
 	// shown is the machine as machine_list names it, as the last request
 	// to it left it: the list reads it without waiting for the machine.

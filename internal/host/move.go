@@ -12,6 +12,7 @@ import (
 	"colophon/internal/machine"
 
 	"colophon/internal/quote"
+	"colophon/internal/watch"
 )
 
 // Moved is what run, step, call and type answer: the ticks the request
@@ -23,7 +24,14 @@ type Moved struct {
 	Frames       uint64 `json:"frames" jsonschema:"the frames the monitor retraced in those ticks"`
 	Tick         uint64 `json:"tick" jsonschema:"the machine's tick since it was stood up, from power-on or from its snapshot"`
 	Instructions uint64 `json:"instructions" jsonschema:"the instructions the processor ran to their end"`
-	Stop         string `json:"stop" jsonschema:"why the request ended: done, halted, unsettled; for a call, limit; for a clean run, handler"`
+	Stop         string `json:"stop" jsonschema:"why the request ended: done, halted, unsettled, until (at a match of until), full (a gathering or a count filled), cancelled; for a call, limit; for a clean run, handler"`
+
+	// What conditions found (spec, "Stopping and watching").
+	Until    watch.Match   `json:"until,omitzero" jsonschema:"the match until stopped at"`
+	Gathered []watch.Match `json:"gathered,omitzero" jsonschema:"the matches gather listed, or gather_last kept, oldest first"`
+	Count    watch.Counted `json:"count,omitzero" jsonschema:"what count counted, by address or by pc"`
+	Ranges   watch.Ranged  `json:"ranges,omitzero" jsonschema:"what count counted, by range"`
+	File     Written       `json:"file,omitzero" jsonschema:"the file gather and count were written to, with path"`
 }
 
 // The stops: machine.Stop's names, and call's and run's own.
@@ -47,6 +55,7 @@ type RunArgs struct {
 	Ticks  *uint64 `json:"ticks,omitempty" jsonschema:"run this many ticks, 1 to the ticks of 1500 standard frames: 119808000 on a CPC, 104832000 on a Spectrum" minimum:"1"`
 	Keys   []Key   `json:"keys,omitempty" jsonschema:"keys to hold down from the run's start to its end, on top of those held already: by the names on the machine's keyboard, or on a CPC by the firmware's key number"`
 	Clean  bool    `json:"clean,omitempty" jsonschema:"once the run is over, run on an instruction at a time to the first instruction boundary outside every interrupt's response and handler, so that a call made next finds the machine as its main program leaves it; at most a standard frame's ticks more"`
+	Conditions
 }
 
 // runEntry is run as the journal enters it.
@@ -55,6 +64,7 @@ type runEntry struct {
 	Ticks  *uint64 `json:"ticks,omitempty"`
 	Keys   []Key   `json:"keys,omitempty"`
 	Clean  bool    `json:"clean,omitempty"`
+	conditionsEntry
 }
 
 // Key is a key as a request names it: by the name printed on it, a JSON
@@ -144,34 +154,92 @@ func (h *Host) Run(ctx context.Context, a RunArgs) (Moved, error) {
 		if a.Clean && !ok {
 			return Moved{}, fmt.Errorf("argument \"clean\": %s keeps no account of its interrupt handlers in this build", m.kind.name)
 		}
+		if err := notCancelled(ctx); err != nil {
+			return Moved{}, err
+		}
+		w, err := m.watching(a.Conditions)
+		if err != nil {
+			return Moved{}, err
+		}
 		before := mm.Held()
 		if len(keys) > 0 {
 			if err := mm.Hold(append(append([]string(nil), before...), keys...)); err != nil {
+				w.abandon()
 				return Moved{}, fmt.Errorf("argument \"keys\": %w", err)
 			}
 		}
+		if err := w.start(m); err != nil {
+			w.abandon()
+			return Moved{}, err
+		}
 		tick := mm.Tick()
 		var r machine.Result
+		var stop string
+		total := given64(a.Ticks, 0)
 		if a.Frames != nil {
-			r = mm.RunFrames(*a.Frames)
-		} else {
-			r = mm.RunTicks(*a.Ticks)
+			total = *a.Frames * mm.StandardFrame()
 		}
-		stop := r.Stop.String()
-		if a.Clean {
-			r, stop = cleanStop(in, r)
-		}
+		m.follow(ctx, total, func(*machine.Control) {
+			if a.Frames != nil {
+				r = mm.RunFrames(*a.Frames)
+			} else {
+				r = mm.RunTicks(*a.Ticks)
+			}
+			stop = r.Stop.String()
+			if a.Clean {
+				// Watched and cancellable as the run is, so that nothing
+				// of it is lost.
+				r, stop = cleanStop(in, r)
+			}
+		})
+		w.stop(m)
 		if len(a.Keys) > 0 {
 			if err := mm.Hold(before); err != nil {
 				// The keys were held a moment ago by these very names.
 				panic(fmt.Sprintf("host: letting the keys of a run go: %v", err))
 			}
 		}
-		m.enter("run", tick, runEntry{Frames: a.Frames, Ticks: a.Ticks, Keys: a.Keys, Clean: a.Clean})
-		out := moved(m, r)
-		out.Stop = stop
-		return out, nil
+		mv := moved(m, r)
+		mv.Stop = stop
+		if r.Stop == machine.Stopped || r.Stop == machine.Cancelled {
+			mv.Stop = w.stopped(r.Stop)
+		}
+		entry := runEntry{Frames: a.Frames, Ticks: a.Ticks, Keys: a.Keys, Clean: a.Clean}
+		ferr := w.answer(m, &mv)
+		entry.conditionsEntry = w.entry
+		if r.Stop == machine.Cancelled || ferr != nil {
+			// The run is entered as the run it was, so that the journal
+			// leads to where the machine stands: its ticks, clean steps
+			// and all, and without a file that was not written (PATH-8).
+			ran := r.Ticks
+			entry.Frames, entry.Ticks, entry.Clean = nil, &ran, false
+		}
+		if ferr != nil {
+			entry.conditionsEntry = conditionsEntry{Until: w.entry.Until}
+		}
+		m.enter("run", tick, entry)
+		if ferr != nil {
+			return Moved{}, fmt.Errorf("the run went %d ticks to tick %d, where the machine stands at PC &%04X, but %w", r.Ticks, mm.Tick(), pcOf(m), ferr)
+		}
+		return mv, nil
 	})
+}
+
+// given64 is what an optional number argument holds, or def where it is
+// left out.
+func given64(n *uint64, def uint64) uint64 {
+	if n == nil {
+		return def
+	}
+	return *n
+}
+
+// pcOf is where the machine's processor stands, or 0 where it offers none.
+func pcOf(m *Machine) uint16 {
+	if c, err := m.processor(); err == nil {
+		return c.PC
+	}
+	return 0
 }
 
 // StepArgs are step's arguments.
@@ -194,10 +262,19 @@ func (h *Host) Step(ctx context.Context, a StepArgs) (Moved, error) {
 		if err := m.room("this step", stepSpan(a.Instructions)); err != nil {
 			return Moved{}, err
 		}
+		if err := notCancelled(ctx); err != nil {
+			return Moved{}, err
+		}
 		tick := m.m.Tick()
-		r := m.m.Step(a.Instructions)
-		m.enter("step", tick, stepEntry{Instructions: a.Instructions})
-		return moved(m, r), nil
+		var r machine.Result
+		m.follow(ctx, 0, func(*machine.Control) { r = m.m.Step(a.Instructions) })
+		// A step cancelled part way is entered as the step it was.
+		m.enter("step", tick, stepEntry{Instructions: int(r.Instructions)})
+		mv := moved(m, r)
+		if r.Stop == machine.Cancelled {
+			mv.Stop = stopCancelled
+		}
+		return mv, nil
 	})
 }
 
@@ -205,10 +282,12 @@ func (h *Host) Step(ctx context.Context, a StepArgs) (Moved, error) {
 type TypeArgs struct {
 	Handle string `json:"handle" jsonschema:"the machine to type at" maxLength:"64"`
 	Text   string `json:"text" jsonschema:"the text to type, in ASCII: at most 250 characters on a CPC, 166 on a Spectrum; a newline is RETURN or ENTER" maxLength:"250"`
+	Ticks  uint64 `json:"ticks,omitempty" jsonschema:"stop typing after this many ticks, at the end of the instruction standing there, letting the keys up; what the journal gives a typing that was cancelled part way"`
 }
 
 type typeEntry struct {
-	Text string `json:"text"`
+	Text  string `json:"text"`
+	Ticks uint64 `json:"ticks,omitempty"`
 }
 
 // Type types text as the command line's --type does (KEY-4 to KEY-14). A
@@ -222,13 +301,26 @@ func (h *Host) Type(ctx context.Context, a TypeArgs) (Moved, error) {
 		if err := m.room("this typing", typeSpan(m.m)); err != nil {
 			return Moved{}, err
 		}
+		if err := notCancelled(ctx); err != nil {
+			return Moved{}, err
+		}
 		tick := m.m.Tick()
-		r, err := m.m.Type(a.Text)
+		var r machine.Result
+		var err error
+		m.follow(ctx, 0, func(*machine.Control) { r, err = m.m.TypeFor(a.Text, a.Ticks) })
 		if err != nil {
 			return Moved{}, fmt.Errorf("argument \"text\": %w", err)
 		}
-		m.enter("type", tick, typeEntry{Text: a.Text})
-		return moved(m, r), nil
+		entry := typeEntry{Text: a.Text, Ticks: a.Ticks}
+		mv := moved(m, r)
+		if r.Stop == machine.Cancelled {
+			// A typing cancelled part way is entered as the typing it
+			// was: the same text, for the ticks it took.
+			entry.Ticks = r.Ticks
+			mv.Stop = stopCancelled
+		}
+		m.enter("type", tick, entry)
+		return mv, nil
 	})
 }
 

@@ -165,7 +165,7 @@ func addContentTool[In, Out any](s *mcp.Server, t *mcp.Tool, h contentHandler[In
 		if err := decodeArguments(name, in, resolved, req.Params.Arguments, &args); err != nil {
 			return refusal(err), nil
 		}
-		answer, extra, err := h(ctx, args)
+		answer, extra, err := h(withProgress(ctx, req), args)
 		if err != nil {
 			return refusal(err), nil
 		}

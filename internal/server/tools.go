@@ -58,6 +58,15 @@ func init() {
 			{Type: "integer", Description: "a CPC's key by its firmware number, 0 to 79: its matrix line times 8 plus its bit"},
 		},
 	}
+	typeSchemas[reflect.TypeFor[host.ByteValue]()] = &jsonschema.Schema{
+		AnyOf: []*jsonschema.Schema{
+			{Type: "string", MinLength: jsonschema.Ptr(1), MaxLength: jsonschema.Ptr(maxAddressLength), Description: "hexadecimal after &, $, # or 0x (&80, $80, #80, 0x80), or decimal digits (128)"},
+			{Type: "integer", Minimum: jsonschema.Ptr(0.0), Description: "the byte in decimal, 0 to 255"},
+		},
+	}
+	typeSchemas[reflect.TypeFor[host.Register]()] = &jsonschema.Schema{
+		Type: "integer", Description: "a register's number: a PSG's 0 to 15, a 6845's 0 to 31",
+	}
 	// A value of any kind, such as inspect answers, is one of JSON's kinds,
 	// each a branch of its own; null is what a pointer that points nowhere
 	// reads as.
