@@ -264,8 +264,14 @@ func field(ms []watch.Match, f func(watch.Match) string) []string {
 func same(a, b []string) bool { return strings.Join(a, "|") == strings.Join(b, "|") }
 
 // Conditions a test names often.
-func execAt(a string) Condition       { return Condition{Kind: "exec", Address: Address(a)} }
-func execIn(lo, hi string) Condition  { return Condition{Kind: "exec", Address: Address(lo), AddressTo: Address(hi)} }
-func writeAt(a string) Condition      { return Condition{Kind: "write", Address: Address(a)} }
-func writeIn(lo, hi string) Condition { return Condition{Kind: "write", Address: Address(lo), AddressTo: Address(hi)} }
-func readIn(lo, hi string) Condition  { return Condition{Kind: "read", Address: Address(lo), AddressTo: Address(hi)} }
+func execAt(a string) Condition { return Condition{Kind: "exec", Address: Address(a)} }
+func execIn(lo, hi string) Condition {
+	return Condition{Kind: "exec", Address: Address(lo), AddressTo: Address(hi)}
+}
+func writeAt(a string) Condition { return Condition{Kind: "write", Address: Address(a)} }
+func writeIn(lo, hi string) Condition {
+	return Condition{Kind: "write", Address: Address(lo), AddressTo: Address(hi)}
+}
+func readIn(lo, hi string) Condition {
+	return Condition{Kind: "read", Address: Address(lo), AddressTo: Address(hi)}
+}

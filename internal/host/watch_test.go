@@ -14,7 +14,7 @@ import (
 // waiting in JR $, at addr; the LDIR is its 11th byte.
 func ldir(addr, src, dst uint16) []byte {
 	return []byte{
-		0xF3,                             // DI
+		0xF3,                            // DI
 		0x21, byte(src), byte(src >> 8), // LD HL,src
 		0x11, byte(dst), byte(dst >> 8), // LD DE,dst
 		0x01, 0x05, 0x00, // LD BC,5
