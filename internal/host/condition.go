@@ -264,13 +264,13 @@ func (m *Machine) condition(at string, g Condition, capturing bool) (watch.Condi
 		return refuse("value_to", "is given without value, the first byte of the range")
 	}
 	if g.Value != "" {
-		lo, err := parseAddress(argOf("value"), string(g.Value), 0xFF)
+		lo, err := parseByte(argOf("value"), string(g.Value))
 		if err != nil {
 			return c, e, err
 		}
 		hi := lo
 		if g.ValueTo != "" {
-			if hi, err = parseAddress(argOf("value_to"), string(g.ValueTo), 0xFF); err != nil {
+			if hi, err = parseByte(argOf("value_to"), string(g.ValueTo)); err != nil {
 				return c, e, err
 			}
 			if hi < lo {
@@ -306,6 +306,18 @@ func (m *Machine) condition(at string, g Condition, capturing bool) (watch.Condi
 		c.Capture, e.Capture = cp, ce
 	}
 	return c, e, nil
+}
+
+// parseByte reads a byte in any of the forms an address takes.
+func parseByte(arg, text string) (uint32, error) {
+	v, err := parseAddress(arg, text, 0xFFFF)
+	if err != nil {
+		return 0, fmt.Errorf("argument %q is %q, which is no byte: write &80, #80, 0x80 or decimal digits", arg, clip(text))
+	}
+	if v > 0xFF {
+		return 0, fmt.Errorf("argument %q is &%X; a byte is &00 to &FF", arg, v)
+	}
+	return v, nil
 }
 
 // from reads where an instruction or a byte read must come from (PR-2):

@@ -23,8 +23,8 @@ func WithProgress(ctx context.Context, f Progress) context.Context {
 }
 
 // progressEvery is how often a long request tells its progress, by the
-// host's clock: a request that ends sooner tells none.
-const progressEvery = time.Second
+// host's clock: a request that ends sooner tells none. Tests shorten it.
+var progressEvery = time.Second
 
 // follow lets the client follow a request that moves the machine, and
 // stop it (spec, "Time": a request of 1500 of a CPC's frames takes

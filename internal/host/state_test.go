@@ -508,6 +508,8 @@ func TestStateKeepsEveryPointer(t *testing.T) {
 			"lowerROM":               "firmware, never written",
 			"upperROM[]":             "firmware, never written",
 			"observe":                "a run's observer, set only within one request",
+			"watch":                  "a run's watch, set only within one request",
+			"control":                "a request's control, set only within one request",
 			"pages[].read":           "the memory map: RAM kept in pages, or firmware",
 			"pages[].write":          "the memory map: RAM kept in pages",
 			"marks":                  "the pages written since the host last looked, not the machine's state: shared, and cleared by keep and restore",
@@ -526,6 +528,8 @@ func TestStateKeepsEveryPointer(t *testing.T) {
 			"marks":      "the pages written since the host last looked, not the machine's state: shared, and cleared by keep and restore",
 			"ULA.pic":    "followed: the picture kept by value (spectrumImage.picture)",
 			"observer":   "a run's observer, set only within one request",
+			"watch":      "a run's watch, set only within one request",
+			"control":    "a request's control, set only within one request",
 			"Tape.tape":  "the tape in the deck, which nothing writes: a state holds it by its pointer, shared with the machine and every state kept while it was in",
 			// Within the picture, followed.
 			"ULA.pic.Pix":     "a buffer kept in pages (Buffers' picture)",

@@ -209,7 +209,11 @@ func (w *watching) answer(m *Machine, mv *Moved) error {
 		return nil
 	}
 	h := sha256.New()
-	lines, err := w.eng.Write(io.MultiWriter(w.file, h))
+	var to io.Writer = w.file
+	if fileFault != nil {
+		to = fileFault(to)
+	}
+	lines, err := w.eng.Write(io.MultiWriter(to, h))
 	if cerr := w.file.Close(); err == nil {
 		err = cerr
 	}
@@ -227,6 +231,10 @@ func (w *watching) answer(m *Machine, mv *Moved) error {
 	mv.File = Written{Path: w.abs, SHA256: sum, Lines: lines}
 	return nil
 }
+
+// fileFault, where a test sets it, stands between a path file and what
+// is written to it, so that a write can be made to fail part way.
+var fileFault func(io.Writer) io.Writer
 
 // stoppedBefore is where a run stopped before an instruction: a run that
 // begins there runs it first (CB-5).
