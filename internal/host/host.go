@@ -25,6 +25,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"colophon/internal/firmware"
 	"colophon/internal/machine"
@@ -40,6 +41,9 @@ type Options struct {
 	Firmware firmware.Loader
 	// Build is the build's name, which each journal gives.
 	Build string
+	// ProgressEvery is how often a long request tells its progress, by the
+	// host's clock; a second if not given.
+	ProgressEvery time.Duration
 }
 
 // A Host holds machines by handle.
@@ -92,6 +96,8 @@ type Machine struct {
 	// before is where a run last stopped before an instruction, which a
 	// run begun there runs first (CB-5).
 	before stoppedBefore
+	// progressEvery is the host's Options.ProgressEvery.
+	progressEvery time.Duration
 
 	// shown is the machine as machine_list names it, as the last request
 	// to it left it: the list reads it without waiting for the machine.

@@ -23,8 +23,9 @@ func WithProgress(ctx context.Context, f Progress) context.Context {
 }
 
 // progressEvery is how often a long request tells its progress, by the
-// host's clock: a request that ends sooner tells none. Tests shorten it.
-var progressEvery = time.Second
+// host's clock, unless the host's options say otherwise: a request that
+// ends sooner tells none.
+const progressEvery = time.Second
 
 // follow lets the client follow a request that moves the machine, and
 // stop it (spec, "Time": a request of 1500 of a CPC's frames takes
@@ -54,7 +55,11 @@ func (m *Machine) follow(ctx context.Context, total uint64, f func(ctl *machine.
 		ended := make(chan struct{})
 		go func() {
 			defer close(ended)
-			t := time.NewTicker(progressEvery)
+			every := m.progressEvery
+			if every <= 0 {
+				every = progressEvery
+			}
+			t := time.NewTicker(every)
 			defer t.Stop()
 			var told uint64
 			for {

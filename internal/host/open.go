@@ -117,7 +117,7 @@ func (h *Host) Open(ctx context.Context, a OpenArgs) (Opened, error) {
 		entry.SnapshotSHA256 = files[len(files)-1].SHA256
 	}
 
-	m := &Machine{kind: k, crtc: ct, m: mm, files: files}
+	m := &Machine{kind: k, crtc: ct, m: mm, files: files, progressEvery: h.opts.ProgressEvery}
 	m.enter("machine_open", 0, entry)
 	h.mu.Lock()
 	h.opened++

@@ -282,9 +282,7 @@ func TestJ6ConditionsReplay(t *testing.T) {
 // this one stands; a request cancelled before it begins is refused. And a
 // long request tells a Progress how far it has gone.
 func TestCancelled(t *testing.T) {
-	defer func(d time.Duration) { progressEvery = d }(progressEvery)
-	progressEvery = time.Millisecond
-	r := newRig(t, "cpc6128")
+	r := rigOn(t, New(Options{Firmware: newHostFirmware(t), Build: "test", ProgressEvery: time.Millisecond}), "cpc6128")
 	r.frames(100)
 	// cancelAfter is a context cancelled once the request has told its
 	// progress twice.

@@ -44,7 +44,7 @@ Arguments:
 
 Answers {handle, machine, tick}: the machine put away, what it was built as, and the tick it stood at.`
 
-const runDescription = `Runs a machine by frames or by ticks, optionally holding keys down the whole time, and answers how far it ran.
+const runDescription = `Runs a machine by frames or by ticks, optionally holding keys down the whole time, stopping at a condition, listing or counting what it watches for, and answers how far it ran and what it found.
 
 Arguments:
 - handle (required): the machine.
@@ -52,17 +52,45 @@ Arguments:
 - ticks: run this many ticks, 1 to the ticks of 1500 standard frames: 119808000 on a CPC (79872 a frame), 104832000 on a Spectrum (69888 a frame). This is how the colophon command line counts its frames, so to do what its --frames N does, run N times those ticks.
 - keys: keys to hold down from the run's start to its end, on top of whatever the keyboard holds already; afterwards it holds what it held before. Each key is the name its keyboard prints on it, or on a CPC the firmware's key number (matrix line × 8 + bit, 0 to 79) as an integer. CPC names, after SOFT 968: the letters and digits, SPACE, RETURN, ENTER, SHIFT, CTRL, CAPS, TAB, ESC, DEL, CLR, COPY, f0 to f9 and f., ↑ → ↓ ← for the cursor keys, and the joystick's (UP) (DOWN) (LEFT) (RIGHT) (FIRE 1) (FIRE 2); (FIRE 2) is joystick 0's main button, though some games read (FIRE 1). Spectrum names, after its keycaps: the letters and digits, ENTER, SPACE, CAPS (CAPS SHIFT) and SYM (SYMBOL SHIFT). Names are taken in any case.
 - clean: once the run is over, run on an instruction at a time to the first instruction boundary where the processor is outside every interrupt's response and handler, so that a call made next finds the machine as its main program leaves it (see call). A handler is counted from the response that pushed its return address until the processor comes back to that address with the stack pointer where it stood, nested handlers included; a handler entered before the machine was loaded from a snapshot or a state file is not known. The stretch runs at most a standard frame's ticks more, and its ticks, frames and instructions are part of the answer's.
-Give frames or ticks, not both.
+` + conditionArgs + `Give frames or ticks, not both.
 
 One request runs at most 1500 frames or the ticks of 1500 standard frames; a request past that is refused, naming the limit, and the machine does not move. To run longer, run again: the next run goes on exactly where this one ended.
 
 The run ends between instructions, a few ticks past what was asked if the instruction standing there runs on. It stops sooner at the end of a HALT that leaves interrupts disabled (IFF1 clear), where the processor would wait for good; a run that begins there runs as asked.
 
-Answers {handle, ticks, frames, tick, instructions, stop}:
-- ticks: the ticks the run took; frames: the frames the monitor retraced in them; tick: the machine's tick since it was stood up; instructions: how many ran to their end.
-- stop: done (it ran all it was asked), halted (it stopped at a HALT with interrupts disabled), or unsettled (it ended inside a chain of DD/FD prefixes, which is no instruction until it is done); with clean, handler where the processor was still inside a handler a standard frame's ticks after the run's end.
+` + conditionsDescription + `
 
-The run is entered in the machine's journal, with clean where it was given.`
+Answers {handle, ticks, frames, tick, instructions, stop, until, gathered, count, ranges, file}:
+- ticks: the ticks the run took; frames: the frames the monitor retraced in them; tick: the machine's tick since it was stood up; instructions: how many ran to their end.
+- stop: done (it ran all it was asked), halted (it stopped at a HALT with interrupts disabled), unsettled (it ended inside a chain of DD/FD prefixes, which is no instruction until it is done), until (it stopped at a match of until), full (a gathering or a count filled), or cancelled (the client cancelled the request; the machine stands where it stopped, between instructions, and what was found so far is answered); with clean, handler where the processor was still inside a handler a standard frame's ticks after the run's end.
+- until, gathered, count, ranges, file: what the conditions found, as Conditions says above.
+
+A run longer than about a second sends progress notifications where the request carries a progress token, and a cancellation stops it between instructions. The run is entered in the machine's journal, with clean where it was given; a cancelled run as the ticks it ran.`
+
+// conditionArgs are run's and call's arguments for stopping and watching.
+const conditionArgs = `- until: conditions to stop at the first match of.
+- gather: conditions whose matches to list, oldest first. The list fills at 128 matches (32 where any of its conditions captures), and the run stops then, between instructions, so that a run given the same conditions again gathers on where it stopped, nothing lost.
+- gather_last: conditions whose last 128 matches (32 where any captures) to keep, running on as though nothing filled, so that a run stopped by until, or at its end, lists what led there. Give gather or gather_last, not both.
+- count: conditions whose matches to count by place.
+- count_by: how count counts: address (the default: each place once, a place in memory a byte of the RAM or of a ROM, so a CPC's lower ROM &0038 and RAM &0038 are two places and one RAM byte reached at two addresses one; a port by the whole of its address, in and out apart; a register by number), pc (each access under where the instruction that made it begins; an interrupt's response is no instruction and is not counted), or range (a count by address folded into runs of places that follow one another both at the addresses first reached and in the RAM or ROM behind them, an instruction covering the bytes it fetched, its first four at most). A count by address or pc fills at 256 places and stops as a full gathering does; the next run counts afresh. A count by range never fills.
+- path: write what gather, gather_last and count find to a new JSON Lines file there instead (a relative path from the server's working directory): a line for each match, then each place or range, as the answer would list them, the matches first, then the lists in the answer's order. The file is made before the run only where nothing is, else the request is refused and nothing runs; it is written once the run is over. With a path a count never fills and a gathering fills at 1048576. A file that cannot be written whole is taken away and the request refused, saying how far the run went; the run stands, journaled without the file.
+- path_sha256: the SHA-256 the file must hold, as the journal names it, for a replay; a file holding anything else is taken away and the request refused.
+`
+
+// conditionsDescription is what run and call take and answer for
+// stopping and watching (spec, "Stopping and watching").
+const conditionsDescription = `Conditions. Each list holds at most 16 conditions, each an object:
+- kind (required): exec (an instruction about to begin at an address), read (a byte the program reads as data: an instruction's own bytes are never reads), write (a byte written), in or out (a port read or written), psg (a register of a CPC's AY-3-8912 written: the byte port A gives it, 0 to 15, no match while the chip is unselected, as from power-on until a register 0 to 15 is latched), crtc (a register of a CPC's 6845 written, where the chip takes it: R0 to R31 by the number its address register holds; selecting a register is no write, and in or out on port &BC00 with mask &4300 finds selects; an IN from &BCxx or &BDxx selects or writes too, with the top half of the port's address).
+- address, address_to: exec, read and write: an address, or a range to address_to, included. Forms: &BB06, $BB06, #BB06, 0xBB06, decimal digits, or a number.
+- port, mask (both required for in and out): a port matches where its address lines under mask are port's: on a CPC mask &4300 with port &BC00 or &BD00 for the 6845, &C000 with &7F00 for the Gate Array, &0B00 with &F400 to &F700 for the PPI, &2000 with &DF00 for the upper ROM number; on a Spectrum &0001 with &00FE for the ULA.
+- register, register_to: psg (0 to 15) and crtc (0 to 31): a register or a range; every register if not given.
+- from: exec and read: where the instruction or the byte must come from: ram or rom; on a CPC also lower (its firmware, over &0000-&3FFF while enabled), upper (any upper ROM, over &C000-&FFFF while enabled), or upper and a number (upper 0 is BASIC; a number with no ROM fitted is answered by ROM 0; upper 7 is AMSDOS). While a ROM is enabled reads come from it and writes go to the RAM beneath. A Spectrum's ROM is below &4000.
+- value, value_to: read, write, out, psg and crtc: the byte must be value, or from value to value_to (forms as an address's, &80 to &BF). A register is tested by the byte given, whatever bits it keeps. Never on in: a port read's byte is not tested, since a CPC holds the read over several ticks and the processor takes the last.
+- changes: write, psg and crtc: only where the write leaves the byte or the register (as it keeps it) holding other than it held; with value on memory, the write that makes the byte that. A write beneath a CPC's enabled ROM is judged by the RAM it lands in; a write to a Spectrum's ROM changes nothing.
+- when: {address, bytes}: the bytes that must stand at address, as find takes them (pairs of hex digits, ?? for any byte, 8 at most), read as the processor reads them (through a CPC's banking and ROMs) as the match is made: before an instruction begins, or on the tick of an access, a write's own byte landed and the bytes the same instruction writes after it not yet. A word is written a byte at a time: LD (nn),HL writes L then H, PUSH the high byte first; so ask for a word on the byte written last, or give both bytes' addresses, which matches the write that completes the value and also a first write that, beside the other byte still standing, reads as the value.
+- capture: until and gather: {cpu, memory}: cpu lists the processor's values by their inspect paths (cpu.a, cpu.sp, cpu.iff1, cpu.tick; 32 at most); memory lists spans {address, length 1 to 64, ram}, each read as peek reads it, address being an address or cpu.sp or cpu.pc for where the register points as the capture is taken (4 at most). An instruction about to begin captures the machine as it stands there; an access captures the machine as its instruction leaves it at its end (every access of one instruction alike), where a stop on it stands; where an interrupt is taken at that end, the capture is the machine as the response begins (the instruction's PC and stack, IFF1 clear, and IFF2 with it for INT), and a stop runs on through the response; an access the response makes captures the machine at the response's end.
+An instruction that repeats, LDIR and its kin, begins again at its own address each time, so each repeat is a match. until stops before an instruction, which the machine then stands at unrun (a run that begins where a run stopped before an instruction runs it first), or at the end of the instruction that made an access, and the response to an interrupt taken there. A match lists: tick; kind; address, port or register; byte (an instruction's opcode, the byte read or written, the byte the processor took from a port, the byte a register was given); pc (where the instruction that made it begins) or response (true for an interrupt's response); on a CPC rom and ram (the memory of the instruction or byte: rom lower or upper N, ram the RAM's own address where a 6128's configuration pages it elsewhere), pc_rom and pc_ram (the same of the instruction that made an access); beam {x, y} (where the monitor's beam stood, as monitor answers it); captured {cpu, memory} where a condition captured. A gathering may list more than it fills at, by the rest of the instruction that filled it and of the response at its end.
+Answered: until (the match until stopped at); gathered (the matches, oldest first); count {by, places, executes, reads, writes, ports, psg, crtc}: each place once with its count and its first match (tick, pc), an instruction with bytes, as it first ran, a port with kind in or out; ranges {ranges (how many), places, executes, reads, writes, ports, psg, crtc}: the first 256 ranges, each {address, port or register, last or last_register, rom, ram, places, count}; file {path, sha256, lines}: with a path, in place of gathered, count and ranges, lines counting each list's lines.`
 
 const stepDescription = `Runs a machine by instructions: each to its end, prefixes and all, and through the response to an interrupt taken at its end, so a step can land in an interrupt's handler.
 
@@ -72,9 +100,9 @@ Arguments:
 
 It stops sooner at the end of a HALT that leaves interrupts disabled (IFF1 clear), where the processor would wait for good, unless the step began there.
 
-Answers {handle, ticks, frames, tick, instructions, stop}, as run does: the ticks it took, the frames the monitor retraced in them, the machine's tick since it was stood up, the instructions run, and stop: done, halted or unsettled.
+Answers {handle, ticks, frames, tick, instructions, stop}, as run does: the ticks it took, the frames the monitor retraced in them, the machine's tick since it was stood up, the instructions run, and stop: done, halted, unsettled or cancelled.
 
-The step is entered in the machine's journal.`
+A cancellation stops it between instructions, answering stop cancelled. The step is entered in the machine's journal, a cancelled step as the instructions it ran.`
 
 const callDescription = `Calls a routine the machine holds, as its own CALL would, and answers once the routine has come back.
 
@@ -82,6 +110,10 @@ Arguments:
 - handle (required): the machine.
 - address (required): where the routine begins, &0000 to &FFFF, as &BB06, $BB06, #BB06, 0xBB06, decimal digits or a number. It is read where the processor reads it: beneath a CPC's enabled ROMs the call runs the ROM, not the RAM there.
 - values: fields to write first, as set writes them and with set's checks, all or none: an object of inspect paths and values, such as {"cpu.a": 65, "cpu.h": "&C0", "cpu.l": 0}. The journal keeps them as given.
+- ticks: the most ticks the call may take, 1 to the ticks of 1500 standard frames, which it may take if not given; the journal gives a cancelled call its ticks.
+` + conditionArgs + `A stop at until, or where a gathering or a count fills, ends the call there, the routine's return address still on the stack.
+
+` + conditionsDescription + `
 
 The program counter is pushed where the stack pointer stands, high byte first, and the processor starts at address. The call ends when the processor comes back to the pushed address with the stack pointer where it was, as the routine's own RET leaves it, between instructions. The machine then stands where it stood, with whatever the routine left in the registers and memory. A processor halted on HALT before the call is halted there again after it.
 
@@ -93,9 +125,9 @@ Refused, with the machine as it was (values and all): inside a chain of DD/FD pr
 
 A call is held to the ticks of 1500 standard frames, as a run is. It stops sooner, and says so at once, where the routine ends a HALT with interrupts disabled: a routine that waits on HALT for the next frame, called with IFF1 clear, would wait for good.
 
-Answers {handle, ticks, frames, tick, instructions, stop}, as run does; stop is done (the routine came back), halted (it stopped at a HALT with interrupts disabled, inside the routine), unsettled (inside a chain of prefixes as its ticks ran out) or limit (it had not come back within the ticks of 1500 standard frames; the machine stands where the routine got to, the return address still on its stack).
+Answers {handle, ticks, frames, tick, instructions, stop, until, gathered, count, ranges, file}, as run does; stop is done (the routine came back), halted (it stopped at a HALT with interrupts disabled, inside the routine), unsettled (inside a chain of prefixes as its ticks ran out), until or full (a condition stopped it, as it stops a run), cancelled (the client cancelled it) or limit (it had not come back within its ticks; the machine stands where the routine got to, the return address still on its stack).
 
-The call is entered in the machine's journal.`
+The call is entered in the machine's journal, a cancelled call with the ticks it took.`
 
 const inspectDescription = `Reads the machine's own struct, the emulator's cpc_t or spectrum_t, by the path a C expression gives a field of it.
 
@@ -167,12 +199,13 @@ const typeDescription = `Types text at a machine through its keyboard, key by ke
 Arguments:
 - handle (required): the machine.
 - text (required): ASCII text, at most 250 characters on a CPC and 166 on a Spectrum (1500 frames' worth). A newline is RETURN on a CPC and ENTER on a Spectrum; on a CPC a tab, an escape (\u001b) and a backspace (\b) are TAB, ESC and DEL.
+- ticks: stop typing after this many ticks, at the end of the instruction standing there, the keys typed let up: what the journal gives a typing cancelled part way, so that it is typed again as it was.
 
 Each character's key goes down, with the shift it needs beside it, for 3 standard frames, then comes up for 3 frames on a CPC and 6 on a Spectrum, counted in ticks from where the typing began; a CPC's standard frame is 79872 ticks and a Spectrum's 69888. The keys go down and come up between instructions. Keys the keyboard holds already stay held. A text with a character no key types, alone or with a shift, is refused before any key goes down, and so is one past the length limit.
 
 What a key means is the firmware's business: on a Spectrum a letter typed where the cursor shows K is a keyword, so "p2+2\n" prints 4 (p is PRINT, j is LOAD). Neither firmware takes a key before it has started: run a CPC 78 standard frames and a Spectrum 128 after opening it. A program that reads the keyboard's matrix itself sees a shift as one key more, so type lower case for it. A key that types no character, or a character outside ASCII such as a CPC's £, is held through run instead.
 
-Typing takes all its ticks, halted or not. Answers {handle, ticks, frames, tick, instructions, stop}, as run does. The typing is entered in the machine's journal.`
+Typing takes all its ticks, halted or not. A cancellation stops it between instructions, the keys typed let up. Answers {handle, ticks, frames, tick, instructions, stop}, as run does; stop is done, unsettled or cancelled. The typing is entered in the machine's journal.`
 
 const monitorDescription = `Shows the picture on a machine's monitor as a PNG, beside JSON saying which machine, at which tick, how large, where the beam stands, and whether the picture is whole.
 

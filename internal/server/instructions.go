@@ -69,9 +69,7 @@ var notYetBuilt = []struct{ name, instead string }{
 // notYetBuiltArguments names the arguments the spec describes and this
 // build's tools do not take yet; a request giving one is refused as an
 // unknown argument.
-var notYetBuiltArguments = []struct{ name, instead string }{
-	{"run/call until, gather, gather_last, count, path", "conditions are not built yet: run by frames, ticks or step, reading memory between"},
-}
+var notYetBuiltArguments = []struct{ name, instead string }{}
 
 // Instructions is what the server tells an agent before its first request:
 // the spec's account of the tools, then what this build does not do yet.

@@ -84,9 +84,15 @@ func TestNotYetBuiltIsExactlyWhatIsMissing(t *testing.T) {
 	}
 	for _, tool := range []string{"run", "call"} {
 		props := served[tool]["inputSchema"].(map[string]any)["properties"].(map[string]any)
-		for _, arg := range []string{"until", "gather", "gather_last", "count", "path"} {
-			if _, ok := props[arg]; ok {
-				t.Errorf("%s takes %s, which the instructions say is not built", tool, arg)
+		for _, a := range notYetBuiltArguments {
+			if _, ok := props[a.name]; ok {
+				t.Errorf("%s takes %s, which the instructions say is not built", tool, a.name)
+			}
+		}
+		// Stopping and watching is built: run and call take its arguments.
+		for _, arg := range []string{"until", "gather", "gather_last", "count", "count_by", "path", "path_sha256"} {
+			if _, ok := props[arg]; !ok {
+				t.Errorf("%s does not take %s", tool, arg)
 			}
 		}
 	}
