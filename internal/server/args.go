@@ -68,6 +68,8 @@ const maxFaults = 8
 type checker struct {
 	tool   string
 	faults []string
+	// listed marks the objects whose arguments a fault has named.
+	listed map[string]bool
 	// respelled lists the top-level arguments holding an enum's string
 	// given in another case, which the checker put as the schema spells it.
 	respelled []string
@@ -151,6 +153,10 @@ func (c *checker) missing(path string, missing, required []string) {
 func (c *checker) unknown(path, name string, s *jsonschema.Schema) {
 	takes := propertyNames(s)
 	switch {
+	case c.listed[path]:
+		// What the object takes is said once a refusal.
+		c.fault("unknown argument %s", quote.String(join(path, name)))
+		return
 	case path == "" && len(takes) == 0:
 		c.fault("unknown argument %s: %s takes no arguments", quote.String(name), c.tool)
 	case path == "":
@@ -158,6 +164,10 @@ func (c *checker) unknown(path, name string, s *jsonschema.Schema) {
 	default:
 		c.fault("unknown argument %s: %q takes %s", quote.String(join(path, name)), path, list(takes))
 	}
+	if c.listed == nil {
+		c.listed = map[string]bool{}
+	}
+	c.listed[path] = true
 }
 
 // value checks one argument, or one part of one, against its schema. It

@@ -127,7 +127,7 @@ func TestArgumentsRefused(t *testing.T) {
 				`argument "frames" is a string ("x"); it must be an integer; ` +
 				`argument "pen" is 256; it must be from 0 to 255; ` +
 				`unknown argument "aa": probe takes "handle", "frames", "pen", "keys", "until" and "ram"; ` +
-				`unknown argument "zz": probe takes "handle", "frames", "pen", "keys", "until" and "ram"`},
+				`unknown argument "zz"`},
 		{"not an object", "probe", `[1,2]`,
 			`arguments must be a JSON object of named arguments, not an array`},
 		{"too big for Go", "probe", `{"handle":"m1","frames":99999999999999999999}`,
