@@ -109,6 +109,7 @@ func (s *Server) addTools() {
 	s.addStateTools()
 	s.addTapeTools()
 	s.addMediaTools()
+	s.addSaveTools()
 }
 
 // machineListArgs is machine_list's arguments: none.

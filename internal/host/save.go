@@ -1,0 +1,62 @@
+package host
+
+import (
+	"context"
+	"fmt"
+
+	"colophon/internal/machine"
+)
+
+// Saving a machine (spec, "Saving a machine"; SNA-1 to SNA-7).
+
+// SnapshotSaveArgs are snapshot_save's arguments.
+type SnapshotSaveArgs struct {
+	Handle string `json:"handle" jsonschema:"the machine to write" maxLength:"64"`
+	Path   string `json:"path" jsonschema:"the file to write, where no file is yet: a relative path is written from the server's working directory" maxLength:"4096"`
+}
+
+// SnapshotSaved is snapshot_save's answer.
+type SnapshotSaved struct {
+	Handle string `json:"handle" jsonschema:"the machine"`
+	File   File   `json:"file" jsonschema:"the file written, by its absolute path and the SHA-256 of what it holds"`
+	Tick   uint64 `json:"tick" jsonschema:"the machine's tick, at which the snapshot stands"`
+}
+
+// snapshotter is a machine that writes itself as the command line's --save
+// does: an SNA of version 1 for a CPC, a 48K .sna for a Spectrum.
+type snapshotter interface {
+	Snapshot() ([]byte, error)
+}
+
+// SnapshotSave writes the machine to a new file in the format the command
+// line's --save writes and machine_open reads (SNA-1 to SNA-3): the bytes
+// are the machine's own Snapshot, which the command line writes too, so the
+// two are one by construction. It moves nothing and is not entered in the
+// journal (J-4). A snapshot has no room for a processor inside a chain of
+// prefixes, where a run may leave it, so that is refused, as is a
+// Spectrum's stack pointer that would push the program counter into the
+// ROM; the machine stands as it stood.
+func (h *Host) SnapshotSave(ctx context.Context, a SnapshotSaveArgs) (SnapshotSaved, error) {
+	return with(h, ctx, a.Handle, func(m *Machine) (SnapshotSaved, error) {
+		if a.Path == "" {
+			return SnapshotSaved{}, fmt.Errorf("argument \"path\" is missing: the file to write the snapshot to")
+		}
+		s, ok := m.m.(snapshotter)
+		if !ok {
+			return SnapshotSaved{}, fmt.Errorf("%s cannot be written as a snapshot in this build", m.kind.name)
+		}
+		b, err := s.Snapshot()
+		if err != nil {
+			advice := "state_save keeps the machine whole"
+			if p, ok := m.m.(machine.Processor); ok && p.Processor().Prefix != 0 {
+				advice = "step 1 carries it to the end of the instruction, or " + advice
+			}
+			return SnapshotSaved{}, fmt.Errorf("machine %s at tick %d: %w; %s", m.handle, m.m.Tick(), err, advice)
+		}
+		f, err := writeNew("snapshot", a.Path, b)
+		if err != nil {
+			return SnapshotSaved{}, err
+		}
+		return SnapshotSaved{Handle: m.handle, File: f, Tick: m.m.Tick()}, nil
+	})
+}
