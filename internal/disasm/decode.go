@@ -71,6 +71,13 @@ func (d *decoder) fetch() byte {
 	return b
 }
 
+// peekPrefix reports whether the byte after those read is a DD or FD,
+// without reading it into the instruction.
+func (d *decoder) peekPrefix() bool {
+	b := d.mem(d.addr + uint16(d.n))
+	return b == 0xdd || b == 0xfd
+}
+
 func (d *decoder) word() uint16 {
 	lo := d.fetch()
 	return uint16(lo) | uint16(d.fetch())<<8
@@ -141,14 +148,20 @@ func (d *decoder) absolute() {
 	d.hex16(t)
 }
 
-// maxChain is the longest run of prefixes read before giving up: a whole
-// 64K of them, which the processor would run for ever.
-const maxChain = 0x10000
+// MaxChain is the most prefixes one instruction of a listing holds. The
+// processor fetches a chain one prefix at a time, each a NONI, "no
+// operation, no interrupt", that holds off interrupts until an opcode
+// comes, and may meet tens of thousands of them; a listing must move on
+// well before that. So a longer chain is listed in pieces as the processor
+// meets them: MaxChain prefixes at a time as NONI, and the last of them
+// with the instruction they prefix. No real program's chain is that long.
+const MaxChain = 16
 
 // decode reads one instruction. A run of DD and FD prefixes is read whole,
-// as the processor's step runs it, and the last prefix rules what follows,
-// each one before it being no operation (Dinu, "Decoding Z80 Opcodes":
-// a DD or FD followed by another prefix is a NONI).
+// as the processor's step runs it, up to MaxChain, and the last prefix
+// rules what follows, each one before it being no operation (Dinu,
+// "Decoding Z80 Opcodes": a DD or FD followed by another prefix is a
+// NONI).
 func (d *decoder) decode() {
 	d.target, d.restart = noTarget, noTarget
 	op := d.fetch()
@@ -159,8 +172,9 @@ func (d *decoder) decode() {
 		} else {
 			idx = useIY
 		}
-		if d.n == maxChain {
-			// No opcode anywhere: the chain never ends.
+		if d.n == MaxChain && d.peekPrefix() {
+			// More prefixes follow: these are a piece of a chain
+			// longer than a listing holds at once.
 			d.str("NONI")
 			return
 		}

@@ -18,10 +18,13 @@
 // prefix: its bytes are the whole chain and what follows it, and its text
 // is that of the last prefix's instruction, so DD FD 21 34 12 is
 // LD IY,&1234, five bytes. A prefix that changes nothing is likewise
-// silent: DD 00 is NOP, two bytes. Memory that is prefixes all the way
-// round the 64K, which the processor would run for ever, is one
-// instruction of 65536 bytes, NONI ("no operation, no interrupt", Dinu,
-// "Decoding Z80 Opcodes").
+// silent: DD 00 is NOP, two bytes. A chain longer than MaxChain prefixes,
+// which the processor runs a prefix at a time for as long as it lasts, is
+// listed in pieces as the processor meets them: MaxChain prefixes at a time
+// as NONI ("no operation, no interrupt", Dinu, "Decoding Z80 Opcodes"),
+// then the last of them with their instruction. So every instruction
+// listed is short, and each listing moves on: memory that is prefixes all
+// the way round is NONI after NONI.
 //
 // With a CPC's Firmware, a listing also follows the firmware (spec,
 // "Reading memory as instructions"; SOFT 968). A JP, CALL, JR or DJNZ to an
@@ -138,19 +141,31 @@ func (d *Disassembler) Decode(mem Memory, addr uint16) Instruction {
 // List reads count instructions from addr on, each beginning where the one
 // before it ends. A firmware restart and its word count as one.
 func (d *Disassembler) List(mem Memory, addr uint16, count int) ([]Instruction, error) {
+	return d.ListWithin(mem, addr, count, 0)
+}
+
+// ListWithin is List that stops short of count where the bytes listed
+// would pass most, so that an answer of the listing keeps to a budget
+// however long its instructions are; it lists one instruction at least.
+// most 0 is no budget.
+func (d *Disassembler) ListWithin(mem Memory, addr uint16, count, most int) ([]Instruction, error) {
 	if count < 0 || count > MaxCount {
 		return nil, fmt.Errorf("disasm: count %d is outside 0 to %d", count, MaxCount)
 	}
 	if mem == nil {
 		return nil, errors.New("disasm: no Memory to read")
 	}
-	out := make([]Instruction, count)
+	out := make([]Instruction, 0, count)
 	// The bytes of every instruction share one array, which append grows
 	// when the instructions are longer than most.
 	dec := decoder{mem: mem, buf: make([]byte, 0, 3*count)}
-	for i := range out {
-		out[i] = d.decode(&dec, addr)
-		addr = out[i].Next()
+	for range count {
+		in := d.decode(&dec, addr)
+		if most > 0 && len(out) > 0 && len(dec.buf) > most {
+			break
+		}
+		out = append(out, in)
+		addr = in.Next()
 	}
 	return out, nil
 }

@@ -3,6 +3,7 @@ package disasm
 import (
 	"bytes"
 	"colophon/internal/shared"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -240,13 +241,75 @@ func TestFirmwareOf(t *testing.T) {
 	}
 }
 
-// TestEndlessChain: memory that is all prefixes is one chain the processor
-// would run for ever; the listing gives it as one instruction of the whole
-// 64K rather than reading round again.
+// TestEndlessChain holds issue 19's item 5: memory that is all prefixes,
+// a chain the processor would run for ever, is listed in pieces of
+// MaxChain prefixes as the processor meets them, each a NONI, so that a
+// listing of it moves on with every instruction and stays short.
 func TestEndlessChain(t *testing.T) {
 	var d Disassembler
-	in := d.Decode(func(a uint16) byte { return 0xdd | byte(a&1)<<5 }, 0x1234)
-	if in.Len() != 0x10000 || in.Text != "NONI" || in.Next() != 0x1234 {
-		t.Errorf("all prefixes: %q, %d bytes", in.Text, in.Len())
+	all := func(a uint16) byte { return 0xdd | byte(a&1)<<5 }
+	in := d.Decode(all, 0x1234)
+	if in.Len() != MaxChain || in.Text != "NONI" || in.Next() != 0x1234+MaxChain {
+		t.Errorf("all prefixes: %q, %d bytes, next &%04X", in.Text, in.Len(), in.Next())
+	}
+	list, err := d.List(all, 0xFFF0, 1000)
+	if err != nil || len(list) != 1000 {
+		t.Fatalf("List of 1000 over all prefixes: %d, %v", len(list), err)
+	}
+	for i, in := range list {
+		if want := uint16(0xFFF0 + i*MaxChain); in.Addr != want || in.Len() != MaxChain || in.Text != "NONI" {
+			t.Fatalf("instruction %d: &%04X %q, %d bytes; want &%04X NONI, %d bytes", i, in.Addr, in.Text, in.Len(), want, MaxChain)
+		}
+	}
+}
+
+// TestLongChainInPieces: a chain longer than MaxChain is NONI pieces, then
+// the last prefixes with the instruction they rule; one as long as
+// MaxChain is still one instruction.
+func TestLongChainInPieces(t *testing.T) {
+	var d Disassembler
+	for _, tt := range []struct {
+		prefixes int
+		want     []string // texts, with each one's length
+	}{
+		{1, []string{"LD IY,&1234/4"}},
+		{MaxChain, []string{fmt.Sprintf("LD IY,&1234/%d", MaxChain+3)}},
+		{MaxChain + 1, []string{fmt.Sprintf("NONI/%d", MaxChain), "LD IY,&1234/4"}},
+		{2*MaxChain + 5, []string{fmt.Sprintf("NONI/%d", MaxChain), fmt.Sprintf("NONI/%d", MaxChain), "LD IY,&1234/8"}},
+	} {
+		mem := make([]byte, 0x10000)
+		for i := range tt.prefixes {
+			mem[0x8000+i] = 0xdd // DD then FD: FD rules
+		}
+		mem[0x8000+tt.prefixes-1] = 0xfd
+		copy(mem[0x8000+tt.prefixes:], []byte{0x21, 0x34, 0x12})
+		list, err := d.List(func(a uint16) byte { return mem[a] }, 0x8000, len(tt.want))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, in := range list {
+			got = append(got, fmt.Sprintf("%s/%d", in.Text, in.Len()))
+		}
+		if strings.Join(got, " ") != strings.Join(tt.want, " ") {
+			t.Errorf("%d prefixes then 21 34 12: %v; want %v", tt.prefixes, got, tt.want)
+		}
+	}
+}
+
+// TestListWithin: a listing keeps to its budget of bytes, and lists one
+// instruction at least.
+func TestListWithin(t *testing.T) {
+	var d Disassembler
+	nops := func(uint16) byte { return 0 }
+	if l, _ := d.ListWithin(nops, 0, 1000, 100); len(l) != 100 {
+		t.Errorf("1000 NOPs within 100 bytes: %d listed", len(l))
+	}
+	chain := func(uint16) byte { return 0xfd }
+	if l, _ := d.ListWithin(chain, 0, 1000, 100); len(l) != 100/MaxChain {
+		t.Errorf("chains within 100 bytes: %d listed", len(l))
+	}
+	if l, _ := d.ListWithin(chain, 0, 1000, 1); len(l) != 1 {
+		t.Errorf("within 1 byte: %d listed, want the one", len(l))
 	}
 }

@@ -24,10 +24,15 @@ import (
 
 // The most instructions one disassemble answers, and how many when none
 // is said. A thousand instructions are some 60K of JSON, as much as an
-// answer should hold; a listing goes on from its next.
+// answer should hold; a listing goes on from its next. And the most bytes
+// one listing's instructions hold: a thousand of the longest real
+// instructions, four bytes each, fit, and only chains of prefixes, which
+// the listing gives in pieces of disasm.MaxChain, reach it (issue 19,
+// item 5), so that no answer runs past its budget.
 const (
 	MaxDisassemble     = 1000
 	defaultDisassemble = 16
+	MaxListedBytes     = 4096
 )
 
 // DisassembleArgs are disassemble's arguments.
@@ -126,7 +131,7 @@ func (h *Host) Disassemble(ctx context.Context, a DisassembleArgs) (Disassembled
 			mem = v.mem.Peek
 			out.ROM, out.RAMAt = m.source(v.mem, addr)
 		}
-		list, err := d.List(mem, uint16(addr), n)
+		list, err := d.ListWithin(mem, uint16(addr), n, MaxListedBytes)
 		if err != nil {
 			return Disassembled{}, err
 		}

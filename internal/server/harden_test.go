@@ -159,3 +159,44 @@ func TestHugeArgumentsAnsweredShort(t *testing.T) {
 		t.Errorf("refused requests changed the machine")
 	}
 }
+
+// TestDisassembleLongChain holds item 5: a 64K of FD prefixes, listed a
+// thousand at a time, is listed in pieces of 16 prefixes as the processor
+// meets them, within 4096 bytes to an answer, and next always moves on,
+// where it once was one instruction of 65536 bytes listed a thousand
+// times over in a 196 MB answer whose next never moved.
+func TestDisassembleLongChain(t *testing.T) {
+	w := machineWire(t)
+	h := w.open("cpc6128")
+	w.tool("poke", args{"handle": h, "address": 0, "ram": true, "bytes": strings.Repeat("FD", 0x10000)}, nil)
+	at := "&0000"
+	seen := map[string]bool{}
+	// 16 listings of 4096 bytes go once round the 64K, each from where
+	// the one before ended.
+	for range 16 {
+		var d struct {
+			Instructions []struct{ Address, Bytes, Text string }
+			Next         string
+		}
+		text := w.tool("disassemble", args{"handle": h, "address": at, "ram": true, "count": 1000}, &d)
+		if len(text) > 100000 {
+			t.Fatalf("disassemble from %s answered %d bytes", at, len(text))
+		}
+		if len(d.Instructions) != 4096/16 {
+			t.Errorf("from %s: %d instructions, want 256 within 4096 bytes", at, len(d.Instructions))
+		}
+		for _, in := range d.Instructions {
+			if in.Text != "NONI" || len(in.Bytes) != 16*3-1 {
+				t.Fatalf("from %s: %s %q %q; want NONI of 16 prefixes", at, in.Address, in.Bytes, in.Text)
+			}
+		}
+		if d.Next == at || seen[d.Next] && d.Next != "&0000" {
+			t.Fatalf("next %s after a listing from %s does not move on", d.Next, at)
+		}
+		seen[at] = true
+		at = d.Next
+	}
+	if at != "&0000" {
+		t.Errorf("16 listings of 4096 bytes end at %s, not round to &0000", at)
+	}
+}
