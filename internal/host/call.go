@@ -136,6 +136,10 @@ func (h *Host) Call(ctx context.Context, a CallArgs) (Moved, error) {
 		}
 		var n uint64
 		stop := stopLimit
+		// The address pushed is the routine's to return to while it stands
+		// where it was pushed; once anything else is written there, no
+		// later return to it is the routine's (returned).
+		intact := true
 		m.follow(ctx, limit, func(ctl *machine.Control) {
 			for m.m.Tick()-t0 < limit {
 				r := m.m.Step(1)
@@ -144,7 +148,8 @@ func (h *Host) Call(ctx context.Context, a CallArgs) (Moved, error) {
 					stop = w.stopped(r.Stop)
 					break
 				}
-				if cpu.PC == ret && cpu.SP == sp {
+				slot := uint16(mem.Peek(lo)) | uint16(mem.Peek(hi))<<8
+				if returned(&intact, cpu.PC, cpu.SP, slot, ret, sp) {
 					stop = stopDone
 					// A processor halted on HALT is halted there again
 					// (CALL-3): PC stands on the HALT opcode, as it was.
@@ -181,6 +186,38 @@ func (h *Host) Call(ctx context.Context, a CallArgs) (Moved, error) {
 		}
 		return mv, nil
 	})
+}
+
+// returned reports whether the routine a call pushed ret for, at sp-2,
+// has come back, between instructions: the processor stands at ret with
+// the stack pointer at sp again, and the address pushed stood there,
+// unchanged, at every instruction's end until then (intact, which it
+// keeps; slot is what the two bytes there read now).
+//
+// That is the routine's own return popping the address pushed (CALL-2): a
+// RET, taken or conditional, RETI or RETN, or an interrupt's response
+// taken just after one, whose handler's RET comes back to the same place.
+// It is a test of the stack rather than of the instruction, a heuristic,
+// and what it shuts out is a return that only looks like one: a routine
+// that resets the machine, as a CPC's or a Spectrum's routine at &0000
+// does, clears or reuses the stack where the address was pushed as the
+// firmware starts again, and when the rebooted firmware's first interrupt,
+// or its own CALL from the same place as before, later pushes the same
+// address at the same place and returns there, that return is not the
+// routine's (issue 19, item 6). A routine that overwrites its own return
+// address, even to put the same one back, is taken for one that has left
+// it: the call runs to its limit.
+func returned(intact *bool, pc, spNow, slot, ret, sp uint16) bool {
+	if !*intact {
+		return false
+	}
+	if pc == ret && spNow == sp {
+		return true
+	}
+	if slot != ret {
+		*intact = false
+	}
+	return false
 }
 
 // leaves reads the values the given paths hold now, leaf by leaf, so that

@@ -115,7 +115,7 @@ Arguments:
 
 ` + conditionsDescription + `
 
-The program counter is pushed where the stack pointer stands, high byte first, and the processor starts at address. The call ends when the processor comes back to the pushed address with the stack pointer where it was, as the routine's own RET leaves it, between instructions. The machine then stands where it stood, with whatever the routine left in the registers and memory. A processor halted on HALT before the call is halted there again after it.
+The program counter is pushed where the stack pointer stands, high byte first, and the processor starts at address. The call ends when the processor comes back to the pushed address with the stack pointer where it was, as the routine's own RET leaves it, between instructions, the address having stood where it was pushed until then: a routine that resets the machine, as one at &0000 does, overwrites it as the firmware starts again, and a later return of the rebooted firmware's to the same place is not the routine's, so such a call runs to its limit, as does a routine that overwrites its own return address, even with the same one. The machine then stands where it stood, with whatever the routine left in the registers and memory. A processor halted on HALT before the call is halted there again after it.
 
 Interrupts stay as they stand: their handlers run within the call only if IFF1 is set. After a run by frames the processor usually stands inside the frame interrupt's handler with IFF1 clear, so a routine called there runs with no interrupt at all unless it enables them itself.
 

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"colophon/internal/host"
 )
 
 // Issue 19: nothing an agent sends can break the server, and every refusal
@@ -198,5 +200,28 @@ func TestDisassembleLongChain(t *testing.T) {
 	}
 	if at != "&0000" {
 		t.Errorf("16 listings of 4096 bytes end at %s, not round to &0000", at)
+	}
+}
+
+// TestCallResetNotReturned holds item 6: a call of &0000 resets the
+// machine, and the rebooted firmware's return to the address pushed, with
+// the stack pointer where it was, is not the routine's: the call runs to
+// its limit and says so, where it once said done. A routine that returns
+// with interrupts running through it is still done.
+func TestCallResetNotReturned(t *testing.T) {
+	w := machineWire(t)
+	for _, name := range []string{"cpc6128", "spectrum48"} {
+		h := w.boot(name)
+		var r host.Moved
+		w.tool("call", args{"handle": h, "address": "&0000"}, &r)
+		if r.Stop != "limit" {
+			t.Errorf("%s: call &0000 answered %+v; want it to run to its limit, the reset never returning", name, r)
+		}
+		// The delay routine runs three frames, through their interrupts.
+		w.tool("poke", args{"handle": h, "address": "&8000", "bytes": delayRoutine}, nil)
+		w.tool("call", args{"handle": h, "address": "&8000", "values": args{"cpu.iff1": true, "cpu.iff2": true, "cpu.sp": "&7F00"}}, &r)
+		if r.Stop != "done" || r.Frames < 2 {
+			t.Errorf("%s: a routine returning through interrupts answered %+v; want done after some frames", name, r)
+		}
 	}
 }
