@@ -61,6 +61,7 @@ const (
 	JoyFire1    Key = 77
 	JoySpare    Key = 78
 	Del         Key = 79
+	Pound       Key = 24 // ^ alone, £ with SHIFT
 )
 
 // names are the keys' names by number, as the player prints them: the
@@ -81,7 +82,9 @@ var names = [Count]string{
 }
 
 // aliases are other names a key answers to, for a typist without arrows on
-// the keyboard or who spells a key out. They are ours, not the player's.
+// the keyboard or who spells a key out. They are ours, not the player's;
+// £ is the other legend on the ^ key, which types it with SHIFT (SOFT 968,
+// Appendix II: key 24 is ^ alone and £ shifted).
 var aliases = map[string]Key{
 	"CURSOR UP":    CursorUp,
 	"CURSOR RIGHT": CursorRight,
@@ -89,6 +92,7 @@ var aliases = map[string]Key{
 	"CURSOR LEFT":  CursorLeft,
 	"CONTROL":      Control,
 	"CAPS LOCK":    CapsLock,
+	"£":            Pound,
 }
 
 // byName finds a key by its name in capitals.
@@ -210,12 +214,23 @@ var strokes = func() (t [128]struct {
 func ForRune(r rune) (Stroke, error) {
 	if r < 0 || r >= 128 {
 		return Stroke{}, fmt.Errorf("%q is not ASCII, and text is typed in ASCII only: "+
-			"hold its keys through a run instead (£ is SHIFT with ^)", r)
+			"hold its keys through a run instead (£ is SHIFT and £, the key that types ^ alone)", r)
 	}
 	if e := strokes[r]; e.ok {
 		return e.s, nil
 	}
 	return Stroke{}, fmt.Errorf("no key of a CPC types %q, alone or with SHIFT", r)
+}
+
+// OutsideKeys names the keys that type a character outside ASCII, which
+// typing refuses, by names Named takes, to hold through a run instead: £
+// is SHIFT and the £ key, the one that types ^ alone. Its form is the one
+// the typing package's Layout.Outside takes.
+func OutsideKeys(r rune) []string {
+	if r == '£' {
+		return []string{names[Shift], "£"}
+	}
+	return nil
 }
 
 // TypingKeys names the keys that type c, SHIFT first where it goes down

@@ -99,3 +99,16 @@ func TestLargestTick(t *testing.T) {
 
 // second is the error of a request's answer.
 func second[T any](_ T, err error) error { return err }
+
+// TestMachineNamesAnyCase holds issue 19's item 9: a machine's name is
+// taken in any case, and answered and journaled as the catalogue spells it.
+func TestMachineNamesAnyCase(t *testing.T) {
+	h := stateHost(t)
+	o, err := h.Open(context.Background(), OpenArgs{Machine: "SPECTRUM48"})
+	if err != nil || o.Machine != "spectrum48" {
+		t.Fatalf("open SPECTRUM48: %+v, %v", o, err)
+	}
+	if j := machineOf(t, h, o.Handle).journal; len(j) != 1 || !strings.Contains(string(j[0].Arguments), `"machine":"spectrum48"`) {
+		t.Errorf("journaled as %s", j[0].Arguments)
+	}
+}

@@ -46,7 +46,7 @@ func ruleOf(l catalogue.Limit) sizeRule {
 // kindNamed finds a kind by its name.
 func kindNamed(name string) (*kind, error) {
 	for _, k := range kinds {
-		if k.name == name {
+		if strings.EqualFold(k.name, name) { // CPC6128 is cpc6128
 			return k, nil
 		}
 	}

@@ -225,3 +225,68 @@ func TestCallResetNotReturned(t *testing.T) {
 		}
 	}
 }
+
+// TestTypeRefusalsHoldable holds item 9: every character type refuses
+// and sends to run is held through run by the names its refusal gives,
+// and a CPC held at SHIFT and £ types £ at BASIC's prompt, as a Spectrum
+// held at SYM and £ does.
+func TestTypeRefusalsHoldable(t *testing.T) {
+	w := machineWire(t)
+	for _, tt := range []struct{ machine, pound string }{{"cpc6128", "£"}, {"spectrum48", "£"}} {
+		h := w.boot(tt.machine)
+		sent := 0
+		for r := rune(1); r < 0x2200; r++ {
+			got := w.refusedOrNot("type", args{"handle": h, "text": string(r)})
+			_, keys, ok := strings.Cut(got, "hold its keys through run instead, as keys ")
+			if !ok {
+				continue
+			}
+			var names []string
+			if err := json.Unmarshal([]byte(keys), &names); err != nil {
+				t.Fatalf("%s: type %q refused as %q, whose keys are no list: %v", tt.machine, r, got, err)
+			}
+			if res := w.toolResult("run", args{"handle": h, "frames": 1, "keys": names}); res["isError"] == true {
+				t.Errorf("%s: type %q sends to run with keys %v, and run refuses them: %v", tt.machine, r, names, res["content"])
+			}
+			sent++
+		}
+		if sent == 0 {
+			t.Errorf("%s: type sent no character to run; £ at least should be", tt.machine)
+		}
+	}
+}
+
+// refusedOrNot calls a tool and answers its refusal's text, or "" where it
+// was not refused.
+func (w *wire) refusedOrNot(name string, a args) string {
+	w.t.Helper()
+	res := w.toolResult(name, a)
+	if res["isError"] != true {
+		return ""
+	}
+	content, _ := res["content"].([]any)
+	text, _ := content[0].(map[string]any)["text"].(string)
+	return text
+}
+
+// TestPoundHeld: the keys type's refusal of £ names, held through a run at
+// BASIC's prompt, type £, which the screen then shows, on each machine.
+func TestPoundHeld(t *testing.T) {
+	w := machineWire(t)
+	for _, m := range []string{"cpc6128", "spectrum48"} {
+		h := w.boot(m)
+		msg := w.refused("type", args{"handle": h, "text": "£"})
+		_, keys, _ := strings.Cut(msg, "as keys ")
+		var names []string
+		if err := json.Unmarshal([]byte(keys), &names); err != nil {
+			t.Fatalf("%s: type £ refused as %q: %v", m, msg, err)
+		}
+		w.tool("run", args{"handle": h, "frames": 3, "keys": names}, nil)
+		w.tool("run", args{"handle": h, "frames": 10}, nil)
+		var mon struct{ Text []string }
+		w.tool("monitor", args{"handle": h, "text": true}, &mon)
+		if !strings.Contains(strings.Join(mon.Text, "\n"), "£") {
+			t.Errorf("%s: held %v through a run, and the screen reads %q; want £ on it", m, names, mon.Text)
+		}
+	}
+}

@@ -17,7 +17,9 @@ package typing
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Layout is what a machine tells typing about its keyboard.
@@ -34,6 +36,12 @@ type Layout struct {
 	// Keys returns the keys, shift included, that type the character, or
 	// nil if none does.
 	Keys func(c byte) []string
+	// Outside returns the keys, shift included, by names the machine's
+	// Hold takes, that type a character outside ASCII, such as £, or nil
+	// if none does. Typing takes ASCII alone, so such a character is
+	// refused, and its refusal names these keys to hold through a run
+	// instead (KEY-11). Nil for a keyboard with none.
+	Outside func(r rune) []string
 }
 
 // Press is one character typed: its keys go down Down ticks after the
@@ -58,7 +66,7 @@ func Plan(text string, l Layout) ([]Press, uint64, error) {
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		if c >= 0x80 {
-			return nil, 0, fmt.Errorf("the text is not ASCII: byte &%02X at %d (hold such a key through a run instead)", c, i)
+			return nil, 0, l.outside(text, i)
 		}
 		keys := l.Keys(c)
 		if len(keys) == 0 {
@@ -73,6 +81,33 @@ func Plan(text string, l Layout) ([]Press, uint64, error) {
 		})
 	}
 	return presses, uint64(len(text)) * per, nil
+}
+
+// outside refuses the character outside ASCII at text[i:], naming the keys
+// that type it on the machine's keyboard, to hold through a run, where
+// some do.
+func (l Layout) outside(text string, i int) error {
+	r, size := utf8.DecodeRuneInString(text[i:])
+	if r == utf8.RuneError && size <= 1 {
+		return fmt.Errorf("the text is not ASCII: byte &%02X at %d is not even UTF-8, and type types ASCII alone", text[i], i)
+	}
+	var keys []string
+	if l.Outside != nil {
+		keys = l.Outside(r)
+	}
+	if len(keys) == 0 {
+		return fmt.Errorf("the text is not ASCII: %q at %d, which type does not type, and no key on %s types it", r, i, l.Machine)
+	}
+	return fmt.Errorf("the text is not ASCII: %q at %d, which type does not type; hold its keys through run instead, as keys %s", r, i, keyList(keys))
+}
+
+// keyList writes keys as run's keys argument takes them: ["SHIFT", "£"].
+func keyList(keys []string) string {
+	q := make([]string, len(keys))
+	for i, k := range keys {
+		q[i] = strconv.Quote(k)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
 }
 
 // Describe names a character for a person: printable ones quoted, the rest

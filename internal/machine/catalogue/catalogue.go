@@ -270,11 +270,11 @@ func cpcMachine(model cpc.Model, title string, image firmware.Image) *Machine {
 	return m
 }
 
-// Named finds a machine by its name, or refuses the name with every name
-// there is.
+// Named finds a machine by its name, in any case (CPC6128 is cpc6128), or
+// refuses the name with every name there is.
 func Named(name string) (*Machine, error) {
 	for _, m := range Machines {
-		if m.Name == name {
+		if strings.EqualFold(m.Name, name) {
 			return m, nil
 		}
 	}

@@ -288,6 +288,7 @@ var Typing = typing.Layout{
 	HoldFrames:    3,
 	ReleaseFrames: 3,
 	Keys:          cpckeys.TypingKeys,
+	Outside:       cpckeys.OutsideKeys,
 }
 
 // Type types text as the command line does, counting from the tick the

@@ -24,11 +24,14 @@ var keyNames = [8][5]string{
 	{"SPACE", "SYM", "M", "N", "B"}, // A15
 }
 
-// aliases are the longer legends the caps print for three of the keys.
+// aliases are the longer legends the caps print for three of the keys,
+// and £, the red legend of X, which SYM with X types (the Spectrum manual's
+// keyboard).
 var aliases = map[string]string{
 	"CAPS SHIFT":   "CAPS",
 	"SYMBOL SHIFT": "SYM",
 	"BREAK SPACE":  "SPACE",
+	"£":            "X",
 }
 
 type keyPos struct{ row, bit int }
@@ -145,6 +148,16 @@ func keysFor(c byte) []string {
 	return nil
 }
 
+// outsideKeys names the keys that type a character outside ASCII, which
+// typing refuses, to hold through a run instead: £ is SYM with X, the key
+// whose red legend it is, which Hold also takes as "£".
+func outsideKeys(r rune) []string {
+	if r == '£' {
+		return []string{"SYM", "£"}
+	}
+	return nil
+}
+
 // Layout is what typing needs of a Spectrum: keys held 3 standard frames
 // and let go for 6, since the ROM takes the same key again only once five
 // of its scans have passed (KEY-4, KEY-6); at most 166 characters, 1500
@@ -156,4 +169,5 @@ var Layout = typing.Layout{
 	HoldFrames:    3,
 	ReleaseFrames: 6,
 	Keys:          keysFor,
+	Outside:       outsideKeys,
 }
