@@ -233,13 +233,16 @@ const (
 // the INT line the board holds, and Tick, which belongs to the board's
 // clock. /RESET clears PC, I, R, IFF1, IFF2 and the interrupt mode (UM0080,
 // "Pin Functions", RESET); at power-on AF and SP read &FFFF (UZD, "Power on
-// defaults"). The other registers power up undefined; this package makes
-// them &FFFF too, so that every power-on is the same.
+// defaults"). The other registers power up undefined; this package gives
+// them the values FUSE's z80_reset gives on a hard reset, which the
+// emulator the specification is written from follows: AF and AF' &FFFF,
+// SP &FFFF, and BC, DE, HL, their alternates, IX, IY and WZ 0. The 48K
+// ROM's start-up leaves BC' in BC and IX as they powered up, and pushes BC'
+// and HL', so a snapshot after it holds them (issue 19, item 13).
 func (c *CPU) Reset() {
 	*c = CPU{
-		A: 0xff, F: 0xff, B: 0xff, C: 0xff, D: 0xff, E: 0xff, H: 0xff, L: 0xff,
-		A_: 0xff, F_: 0xff, B_: 0xff, C_: 0xff, D_: 0xff, E_: 0xff, H_: 0xff, L_: 0xff,
-		IX: 0xffff, IY: 0xffff, SP: 0xffff,
+		A: 0xff, F: 0xff, A_: 0xff, F_: 0xff,
+		SP:   0xffff,
 		INT:  c.INT,
 		Tick: c.Tick,
 		Bus:  c.Bus,
