@@ -72,9 +72,11 @@ func (u *Unit) turn(d uint64) {
 		return
 	}
 	total := uint64(u.Angle) + d
-	if passed := total / Revolution; passed > 0 {
-		u.Pulses = uint8(min(uint64(readyPulses), uint64(u.Pulses)+passed))
+	if total < Revolution {
+		u.Angle = uint32(total)
+		return
 	}
+	u.Pulses = uint8(min(uint64(readyPulses), uint64(u.Pulses)+total/Revolution))
 	u.Angle = uint32(total % Revolution)
 }
 

@@ -249,8 +249,8 @@ type FDC struct {
 	ST1    byte  `inspect:"st1"`
 	ST2    byte  `inspect:"st2"`
 
-	// The sector under the head: its place on its track, the tick its ID
-	// address mark passed, the bytes of it transferred and to transfer,
+	// The sector under the head: its place on its track (-1 where the
+	// search waits for the index hole), the tick its ID address mark passed, the bytes of it transferred and to transfer,
 	// and the copy of a weak sector read.
 	Sector int    `inspect:"sector"`
 	Mark   uint64 `inspect:"mark"`
@@ -364,9 +364,10 @@ func (f *FDC) Read(t uint64) byte {
 
 // Write writes the data register at tick t: a command's next byte, or a
 // byte the execution phase asked for. A byte written in the result phase
-// is not taken.
+// is not taken. The drives are turned to t, where a command begun looks at
+// them.
 func (f *FDC) Write(t uint64, v byte) {
-	f.run(t)
+	f.Run(t)
 	switch f.Phase {
 	case Command:
 		f.Command[f.Taken] = v
@@ -418,7 +419,7 @@ func (f *FDC) endResult(t uint64) {
 // SetMotor sets the drives' motor line at tick t: each drive's motor follows
 // it. A drive whose motor stops is not ready (CPCWiki "765 FDC").
 func (f *FDC) SetMotor(t uint64, on bool) {
-	f.run(t)
+	f.Run(t)
 	for i := range f.drives() {
 		f.Units[i].setMotor(on)
 	}
@@ -430,7 +431,7 @@ func (f *FDC) SetMotor(t uint64, on bool) {
 // though its index hole had just passed, and is ready at the third index
 // pulse while the motor turns.
 func (f *FDC) Insert(t uint64, drive int, d dsk.Disc, protect bool) {
-	f.run(t)
+	f.Run(t)
 	u := &f.Units[drive]
 	u.Disc, u.WriteProtect, u.Written = d, protect, false
 	u.Angle, u.Pulses = 0, 0
@@ -454,7 +455,10 @@ func (f *FDC) readyLost() {
 
 // Run runs the controller and its drives to tick t, for a host that reads
 // its fields.
-func (f *FDC) Run(t uint64) { f.run(t) }
+func (f *FDC) Run(t uint64) {
+	f.run(t)
+	f.turn(t)
+}
 
 // run runs the controller to tick t: each event due, in tick order, the
 // drives turned to it, and the ready lines polled.
@@ -462,11 +466,23 @@ func (f *FDC) run(t uint64) {
 	if t <= f.At {
 		return
 	}
+	// Polling is off through a read or a write, so from its execution
+	// phase on to its end; the ready lines are looked at only otherwise.
+	polling := !(f.Phase != Command && f.rw())
+	if at, _ := f.due(); at > t && (!polling || f.settled(t)) {
+		// Nothing happens by t: the drives are turned when next something
+		// does, or someone looks at them, in one go. So a processor
+		// polling the main status register, as AMSDOS does while the disc
+		// turns to its sector, costs a look at the events due.
+		return
+	}
 	var rise [Units]uint64
 	var was [Units]bool
-	for i := range f.drives() {
-		was[i] = f.Units[i].Ready()
-		rise[i] = f.Units[i].readyAt(f.At)
+	if polling {
+		for i := range f.drives() {
+			was[i] = f.Units[i].Ready()
+			rise[i] = f.Units[i].readyAt(f.At)
+		}
 	}
 	from := f.At
 	for {
@@ -482,7 +498,9 @@ func (f *FDC) run(t uint64) {
 		}
 	}
 	f.turn(t)
-	f.poll(from, t, was, rise)
+	if polling {
+		f.poll(from, t, was, rise)
+	}
 }
 
 // due answers the earliest event due and what it is: the execution
@@ -540,6 +558,19 @@ func (f *FDC) poll(from, t uint64, was [Units]bool, rise [Units]uint64) {
 	}
 }
 
+// settled reports whether polling would find nothing new by tick t: each
+// unit's ready line as last polled is its drive's, and stays so.
+func (f *FDC) settled(t uint64) bool {
+	for u := range Units {
+		d := &f.Units[u%f.drives()]
+		ready := d.Ready()
+		if ready != f.Polled[u] || !ready && d.readyAt(f.At) <= t {
+			return false
+		}
+	}
+	return true
+}
+
 // pollAfter is the first tick after from at which unit u is polled.
 func pollAfter(from uint64, u int) uint64 {
 	offset := uint64(u * pollEach)
@@ -587,8 +618,8 @@ func (f *FDC) Validate() error {
 		return fmt.Errorf("length is %d; a sector's transfer is 0 to %d bytes", f.Length, maxLength)
 	case f.Count < 0 || f.Count > f.Length:
 		return fmt.Errorf("count is %d; 0 to length (%d) bytes are transferred", f.Count, f.Length)
-	case f.Sector < 0 || f.Sector > 0xFFFF:
-		return fmt.Errorf("sector is %d; a track's sectors are counted 0 to 65535", f.Sector)
+	case f.Sector < -1 || f.Sector > 0xFFFF:
+		return fmt.Errorf("sector is %d; a track's sectors are counted 0 to 65535, and -1 is the index hole", f.Sector)
 	case f.Phase > Result:
 		return fmt.Errorf("phase is %d; the phases are command, execution and result", f.Phase)
 	case f.Stage >= stages:

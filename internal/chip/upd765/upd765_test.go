@@ -645,3 +645,30 @@ func TestValidate(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkReadSector reads a sector as AMSDOS does, the processor looking
+// at the main status register every 4 µs and taking each byte as it comes:
+// the cost of the controller's part of a disc load, each op one sector's
+// 512 bytes and the looks between (docs/performance.md, "Discs").
+func BenchmarkReadSector(b *testing.B) {
+	t := &testing.T{}
+	bench := newBench(t)
+	bench.f.Insert(bench.now, 0, disc(t, dsktest.DATA()), false)
+	bench.ready()
+	bench.poll = 16
+	calls := 0
+	for b.Loop() {
+		bench.cmd(readCmd(0, 0, 0xC1)...)
+		for bench.f.MainStatus(bench.now)&EXM != 0 {
+			calls++
+			if bench.f.MainStatus(bench.now)&(RQM|DIO) == RQM|DIO {
+				bench.f.Read(bench.now)
+				calls++
+			}
+			calls++
+			bench.wait(bench.poll)
+		}
+		bench.results()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(calls), "ns/call")
+}

@@ -110,6 +110,14 @@ func (b *bus) In(port uint16) byte {
 	// processor takes the byte in T3, after the wait states.
 	iorq := t1 + 1
 	taken := t1 + 3 + w
+	if offVideo(port) && m.observe == nil {
+		// Only the disc controller can answer: the video stays behind.
+		v := byte(0xFF)
+		if m.disc && port&0x0580 == 0x0100 {
+			v = m.fdcRead(port&1, taken)
+		}
+		return v
+	}
 	m.catchUp(iorq)
 	v := m.ioRead(port, iorq, taken)
 	if m.observe != nil {
@@ -123,12 +131,27 @@ func (b *bus) Out(port uint16, v byte) {
 	t1 := m.CPU.Tick
 	m.CPU.Tick += waitIO(t1)
 	iorq := t1 + 1
+	if offVideo(port) && m.observe == nil {
+		m.offVideoWrite(port, v, iorq)
+		return
+	}
 	m.catchUp(iorq)
 	if m.observe != nil {
 		m.event(machine.Out, iorq, port, v, v, v)
 	}
 	m.ioWrite(port, v, iorq)
 }
+
+// offVideo reports whether an I/O access to port reaches none of the chips
+// the video runs by or that move the interrupt line: neither the Gate Array
+// nor the PAL (A15), the 6845 (A14), the upper ROM number (A13) nor the PPI
+// (A11), only the disc interface and the printer port (cpctech, "I/O port
+// allocation"). The video, which runs behind the processor, can stay
+// behind over such an access, and the bound on the interrupt line's next
+// change stands (quietUntil), where an observer, who is told where the beam
+// stood, does not watch. So a loader polling the disc controller a byte at
+// a time costs what its instructions cost.
+func offVideo(port uint16) bool { return port&0xE800 == 0xE800 }
 
 func (b *bus) Acknowledge() byte {
 	m := (*CPC)(b)
@@ -339,6 +362,12 @@ func (m *CPC) ioWrite(port uint16, v byte, iorq uint64) {
 		// The cassette motor, port C bit 4 (cpctech, "8255 PPI").
 		m.Tape.SetMotor(m.pins(ppi.PortC)&0x10 != 0, iorq)
 	}
+	m.offVideoWrite(port, v, iorq)
+}
+
+// offVideoWrite is an I/O write's part that reaches the disc interface and
+// the printer port.
+func (m *CPC) offVideoWrite(port uint16, v byte, iorq uint64) {
 	// The disc interface: A10 and A7 low; A8 low is the motor, high the
 	// controller (cpctech, "Floppy disc controller").
 	if m.disc && port&0x0480 == 0 {

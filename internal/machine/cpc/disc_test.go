@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"colophon/internal/machine"
 	"colophon/internal/media/dsk/dsktest"
 	"colophon/internal/shared"
 )
@@ -237,4 +238,26 @@ func TestDiscRefusals(t *testing.T) {
 	if _, _, err := m.SaveDisc(1); err == nil || !strings.Contains(err.Error(), "drive B holds no disc") {
 		t.Errorf("saving an empty drive: %v", err)
 	}
+}
+
+// TestDiscLoadAsObserved: the disc controller's accesses leave the video
+// behind, where it runs on lazily (offVideo); a machine watched by an
+// observer, whose every access brings the video up to it, ends a load where
+// the unwatched one does, every field, byte and pixel alike.
+func TestDiscLoadAsObserved(t *testing.T) {
+	var ms [2]*CPC
+	for i := range ms {
+		m := boot(t, CPC6128)
+		if i == 1 {
+			m.Observe(func(*machine.Access) {})
+		}
+		if err := m.InsertDisc(0, media(t, "cpcrogue_basic.dsk"), false); err != nil {
+			t.Fatal(err)
+		}
+		m.RunTicks(78 * TicksPerFrame)
+		typeAt(t, m, "run\"rogue\n", 150)
+		m.RunFrames(20)
+		ms[i] = m
+	}
+	same(t, "watched and not", ms[0], ms[1])
 }

@@ -439,6 +439,10 @@ func (d Disc) AddSector(cyl, side int, c, h, r, n byte, place, size int, fill by
 	if count >= maxFormatSectors {
 		return false
 	}
+	if place < 0 || place >= d.u16(at+6) {
+		// A sector past the end of the track is never written.
+		return true
+	}
 	room := max(0, min(size, at+SlotSize-data))
 	e := d.Image[at+trackHeader+count*sectorEntry:]
 	clear(e[:sectorEntry])
