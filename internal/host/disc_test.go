@@ -236,14 +236,26 @@ func TestDiscRefusals(t *testing.T) {
 	}{
 		{"a Spectrum", func() error { _, err := h.DiscInsert(ctx, DiscInsertArgs{Handle: spectrum, Path: good}); return err }, spectrum + ": spectrum48 takes no disc: a 48K Spectrum has no disc interface"},
 		{"a 464", func() error { _, err := h.DiscInsert(ctx, DiscInsertArgs{Handle: old, Path: good}); return err }, old + ": cpc464 takes no disc: a cpc464 has no disc interface, and none can be fitted"},
-		{"a 464's disc_save", func() error { _, err := h.DiscSave(ctx, DiscSaveArgs{Handle: old, Path: filepath.Join(dir, "x.dsk")}); return err }, "cpc464 takes no disc"},
-		{"drive C", func() error { _, err := h.DiscInsert(ctx, DiscInsertArgs{Handle: a, Path: good, Drive: "C"}); return err }, `argument "drive" is "C"; the drives are A and B`},
+		{"a 464's disc_save", func() error {
+			_, err := h.DiscSave(ctx, DiscSaveArgs{Handle: old, Path: filepath.Join(dir, "x.dsk")})
+			return err
+		}, "cpc464 takes no disc"},
+		{"drive C", func() error {
+			_, err := h.DiscInsert(ctx, DiscInsertArgs{Handle: a, Path: good, Drive: "C"})
+			return err
+		}, `argument "drive" is "C"; the drives are A and B`},
 		{"no path", func() error { _, err := h.DiscInsert(ctx, DiscInsertArgs{Handle: a}); return err }, `argument "path" is missing`},
-		{"no such file", func() error { _, err := h.DiscInsert(ctx, DiscInsertArgs{Handle: a, Path: filepath.Join(dir, "none.dsk")}); return err }, "cannot be reached (the server's working directory is"},
+		{"no such file", func() error {
+			_, err := h.DiscInsert(ctx, DiscInsertArgs{Handle: a, Path: filepath.Join(dir, "none.dsk")})
+			return err
+		}, "cannot be reached (the server's working directory is"},
 		{"a directory", func() error { _, err := h.DiscInsert(ctx, DiscInsertArgs{Handle: a, Path: dir}); return err }, "is not a regular file (a directory); it was not read"},
 		{"over 16MB", func() error { _, err := h.DiscInsert(ctx, DiscInsertArgs{Handle: a, Path: huge}); return err }, "is 16777217 bytes; a disc or a tape is at most 16MB"},
 		{"not a DSK", func() error { _, err := h.DiscInsert(ctx, DiscInsertArgs{Handle: a, Path: notDSK}); return err }, `the file opens "xxxx`},
-		{"an empty drive", func() error { _, err := h.DiscSave(ctx, DiscSaveArgs{Handle: a, Path: filepath.Join(dir, "y.dsk")}); return err }, "drive A holds no disc"},
+		{"an empty drive", func() error {
+			_, err := h.DiscSave(ctx, DiscSaveArgs{Handle: a, Path: filepath.Join(dir, "y.dsk")})
+			return err
+		}, "drive A holds no disc"},
 		{"no save path", func() error { _, err := h.DiscSave(ctx, DiscSaveArgs{Handle: a}); return err }, `argument "path" is missing`},
 	} {
 		before := lookAt(t, h, a)

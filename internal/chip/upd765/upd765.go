@@ -144,20 +144,20 @@ func (p Phase) String() string {
 type Stage uint8
 
 const (
-	stageNone     Stage = iota
-	stageLoad           // the head loading
-	stageSearch         // the next ID, or the index hole, passing the head
-	stageGive           // a byte read, ready for the processor until its deadline
-	stageNext           // the next byte read from the disc
-	stageTake           // a byte to write, asked of the processor until its deadline
-	stageAsk            // the next byte to ask for
-	stageSectorEnd      // the end of a sector's data field and its CRC
-	stageMissing        // the data mark that does not come
-	stageIndex          // the index hole, which a format or a read track begins at
-	stageFormatID       // an ID byte of the sector being formatted, asked for
-	stageFormatAsk      // the next ID byte to ask for
-	stageFormatData     // the end of the sector being formatted
-	stageFormatEnd      // the index hole that ends a format
+	stageNone       Stage = iota
+	stageLoad             // the head loading
+	stageSearch           // the next ID, or the index hole, passing the head
+	stageGive             // a byte read, ready for the processor until its deadline
+	stageNext             // the next byte read from the disc
+	stageTake             // a byte to write, asked of the processor until its deadline
+	stageAsk              // the next byte to ask for
+	stageSectorEnd        // the end of a sector's data field and its CRC
+	stageMissing          // the data mark that does not come
+	stageIndex            // the index hole, which a format or a read track begins at
+	stageFormatID         // an ID byte of the sector being formatted, asked for
+	stageFormatAsk        // the next ID byte to ask for
+	stageFormatData       // the end of the sector being formatted
+	stageFormatEnd        // the index hole that ends a format
 	stages
 )
 
@@ -259,12 +259,12 @@ type FDC struct {
 	Copy   uint8  `inspect:"copy"`
 	// The search: index holes passed, and whether any ID was read, or one
 	// with the sector asked for but another cylinder.
-	Index  uint8 `inspect:"index"`
-	SawID  bool  `inspect:"saw_id"`
-	Wrong  bool  `inspect:"wrong"` // WC
-	Bad    bool  `inspect:"bad"`   // BC
-	Done   uint8 `inspect:"done"`  // the sectors a read track has read
-	Scan   uint8 `inspect:"scan"`  // a scan's sector so far: bit 0 every byte equal, bit 1 the condition failed
+	Index  uint8  `inspect:"index"`
+	SawID  bool   `inspect:"saw_id"`
+	Wrong  bool   `inspect:"wrong"`  // WC
+	Bad    bool   `inspect:"bad"`    // BC
+	Done   uint8  `inspect:"done"`   // the sectors a read track has read
+	Scan   uint8  `inspect:"scan"`   // a scan's sector so far: bit 0 every byte equal, bit 1 the condition failed
 	Format uint64 `inspect:"format"` // the tick of the index hole a format began at
 
 	// Specify's two bytes: SRT and HUT, HLT and ND.
