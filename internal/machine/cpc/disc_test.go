@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"colophon/internal/chip/upd765"
 	"colophon/internal/machine"
+	"colophon/internal/media/dsk"
 	"colophon/internal/media/dsk/dsktest"
 	"colophon/internal/shared"
 )
@@ -260,4 +262,81 @@ func TestDiscLoadAsObserved(t *testing.T) {
 		ms[i] = m
 	}
 	same(t, "watched and not", ms[0], ms[1])
+}
+
+// TestDT11SaveMidWrite: a disc written out while AMSDOS writes it holds the
+// sector as far as the write has come: the bytes written, and after them
+// the bytes the sector held (DT-11). AMSDOS writes the file's first sector,
+// &C5, twice, the second time with the file; the test saves the disc
+// halfway through that write, and sets it beside the sector before the
+// write and after it.
+func TestDT11SaveMidWrite(t *testing.T) {
+	m := bootWithDisc(t, CPC6128, dsktest.DATA())
+	if _, err := m.Type("10 PRINT \"EXAMPLE\"\nsave\"example\n"); err != nil {
+		t.Fatal(err)
+	}
+	f := &m.FDC
+	sector := func() []byte {
+		d := f.Units[0].Disc
+		tr := d.Track(0, 0)
+		for i := range tr.Sectors() {
+			if s := tr.Sector(i); s.R == 0xC5 {
+				b := make([]byte, 512)
+				for j := range b {
+					b[j] = d.Byte(s, 0, j)
+				}
+				return b
+			}
+		}
+		t.Fatal("no sector &C5")
+		return nil
+	}
+	writing := func() bool {
+		f.Run(m.CPU.Tick)
+		return f.Phase == upd765.Execution && f.Code&0x1F == 0x05 && f.R == 0xC5
+	}
+	// Step by steps short of a byte's 32 µs, to the second write's start.
+	var before, mid, after []byte
+	count := 0
+	writes := 0
+	for n := 0; n < 400000 && after == nil; n++ {
+		was := writing()
+		m.RunTicks(100)
+		now := writing()
+		switch {
+		case !was && now:
+			if writes++; writes == 2 {
+				before = sector()
+			}
+		case writes == 2 && now && mid == nil && f.Count >= 20:
+			b, written, err := m.SaveDisc(0)
+			if err != nil || !written {
+				t.Fatalf("SaveDisc: %v, written %v", err, written)
+			}
+			d, err := dsk.Read(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr := d.Track(0, 0)
+			for i := range tr.Sectors() {
+				if s := tr.Sector(i); s.R == 0xC5 {
+					for j := range 512 {
+						mid = append(mid, d.Byte(s, 0, j))
+					}
+				}
+			}
+			count = f.Count
+		case writes == 2 && was && !now:
+			after = sector()
+		}
+	}
+	if after == nil || mid == nil {
+		t.Fatalf("AMSDOS wrote &C5 %d times; the test saw no second write whole", writes)
+	}
+	if !bytes.Equal(mid[:count], after[:count]) || !bytes.Equal(mid[count:], before[count:]) {
+		t.Errorf("saved %d bytes into the write: the sector is not the bytes written, then the bytes it held", count)
+	}
+	if bytes.Equal(mid, before) || bytes.Equal(mid, after) {
+		t.Error("the write changed nothing of the sector saved halfway")
+	}
 }
