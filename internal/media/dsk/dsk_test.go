@@ -312,6 +312,10 @@ func TestValidate(t *testing.T) {
 			t.Errorf("%s: %v; want %q", c.name, err, c.want)
 		}
 	}
+	again, err := Laid(bytes.Clone(d.Image))
+	if err != nil || sectorsOf(again) != sectorsOf(d) || again.Marks[0] == 0 {
+		t.Errorf("a laid-out buffer taken again: %v", err)
+	}
 }
 
 // FuzzRead reads anything as a DSK image: it is laid out, or refused, and

@@ -480,6 +480,18 @@ func (d Disc) CutSector(cyl, side, size int) {
 	d.mark(at, trackHeader+count*sectorEntry)
 }
 
+// Laid answers the disc a buffer laid out by Read holds, such as a state
+// file keeps, once Validate has held it to the layout; its pages all
+// marked, as a disc new to a machine's drive is.
+func Laid(b []byte) (Disc, error) {
+	if err := Validate(b); err != nil {
+		return Disc{}, err
+	}
+	d := Disc{Image: b, Marks: make([]uint64, (len(b)/PageSize+64)/64)}
+	d.markAll()
+	return d, nil
+}
+
 // ImageCylinders is the cylinders the image it was read from had.
 func (d Disc) ImageCylinders() int { return int(d.Image[18]) }
 
