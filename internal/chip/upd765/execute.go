@@ -84,7 +84,7 @@ func (f *FDC) lookFor(at uint64) {
 func (f *FDC) search(at uint64) {
 	d := f.drive(f.Unit)
 	wait := d.untilIndex()
-	f.Sector = -1
+	f.Sector, f.Hole = 0, true
 	if tr := d.track(f.HD); f.readable(tr) {
 		bt := f.byteTicks()
 		g := f.gaps()
@@ -93,7 +93,7 @@ func (f *FDC) search(at uint64) {
 			seen := uint64(tr.Sector(i).Place+g.ID) * bt % Revolution
 			w := (seen+Revolution-uint64(d.Angle)-1)%Revolution + 1
 			if w < wait {
-				wait, f.Sector = w, i
+				wait, f.Sector, f.Hole = w, i, false
 			}
 		}
 	}
@@ -102,7 +102,7 @@ func (f *FDC) search(at uint64) {
 
 // searched is what the search found at tick at: an ID, or the index hole.
 func (f *FDC) searched(at uint64) {
-	if f.Sector < 0 {
+	if f.Hole {
 		f.Index = min(f.Index+1, 2)
 		// The index passing twice ends a search; a read track, which began
 		// at the index, ends at the next with no ID read (µPD765, Read a
@@ -154,7 +154,7 @@ func (f *FDC) notFound(at uint64) {
 // sector answers the sector under the head that the controller is at.
 func (f *FDC) sector() (dsk.Sector, bool) {
 	tr := f.drive(f.Unit).track(f.HD)
-	if f.Sector < 0 || f.Sector >= tr.Sectors() {
+	if f.Sector >= tr.Sectors() {
 		return dsk.Sector{}, false
 	}
 	return tr.Sector(f.Sector), true

@@ -249,10 +249,12 @@ type FDC struct {
 	ST1    byte  `inspect:"st1"`
 	ST2    byte  `inspect:"st2"`
 
-	// The sector under the head: its place on its track (-1 where the
-	// search waits for the index hole), the tick its ID address mark passed, the bytes of it transferred and to transfer,
-	// and the copy of a weak sector read.
+	// The sector under the head: its place on its track, the tick its ID
+	// address mark passed, the bytes of it transferred and to transfer,
+	// and the copy of a weak sector read. Hole is set where a search waits
+	// for the index hole rather than for the sector's ID.
 	Sector int    `inspect:"sector"`
+	Hole   bool   `inspect:"hole"`
 	Mark   uint64 `inspect:"mark"`
 	Count  int    `inspect:"count"`
 	Length int    `inspect:"length"`
@@ -618,8 +620,8 @@ func (f *FDC) Validate() error {
 		return fmt.Errorf("length is %d; a sector's transfer is 0 to %d bytes", f.Length, maxLength)
 	case f.Count < 0 || f.Count > f.Length:
 		return fmt.Errorf("count is %d; 0 to length (%d) bytes are transferred", f.Count, f.Length)
-	case f.Sector < -1 || f.Sector > 0xFFFF:
-		return fmt.Errorf("sector is %d; a track's sectors are counted 0 to 65535, and -1 is the index hole", f.Sector)
+	case f.Sector < 0 || f.Sector > 0xFFFF:
+		return fmt.Errorf("sector is %d; a track's sectors are counted 0 to 65535", f.Sector)
 	case f.Phase > Result:
 		return fmt.Errorf("phase is %d; the phases are command, execution and result", f.Phase)
 	case f.Stage >= stages:
