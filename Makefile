@@ -6,6 +6,9 @@
 #   make demo    build, fetch the firmware, and talk to the MCP server
 #   make roms    fetch the five firmware images into $(ROMS), pinned by hash
 #   make bench   the benchmarks
+#   make release the three programs for six platforms, an archive each with
+#                the firmware beside them, and SHA256SUMS, into $(DIST)
+#   make npm     the npm packages from those archives, packed, into $(DIST)/npm
 #   make clean   remove bin/
 
 GO   ?= go
@@ -16,7 +19,7 @@ ROMS ?= roms
 # Every program under cmd/, so a new one is built without a change here.
 CMDS := $(notdir $(wildcard cmd/*))
 
-.PHONY: all build test demo roms bench clean $(addprefix $(BIN)/,$(CMDS))
+.PHONY: all build test demo roms bench clean release npm $(addprefix $(BIN)/,$(CMDS))
 
 all: build
 
@@ -65,3 +68,28 @@ bench:
 
 clean:
 	rm -rf $(BIN)
+
+# A release (internal/release): colophon-mcp, colophon and pidp10-mcp for
+# each of $(PLATFORMS), cross-compiled with CGO_ENABLED=0, -trimpath and no
+# build ID, each stamped as make build stamps it; each platform an archive
+# (.zip for Windows, .tar.gz elsewhere) of the programs with roms/ beside
+# them, the README, $(LICENSE) and the firmware's copyright notice; and
+# SHA256SUMS over the archives. The firmware is fetched into $(ROMS) as make
+# roms fetches it, unless ROMS=DIR is given, and every image is checked
+# against its pin either way. The same commit gives the same bytes.
+DIST      ?= dist
+LICENSE   ?= LICENSE
+PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+RELEASE_CMDS := colophon-mcp colophon pidp10-mcp
+
+release: $(if $(filter command line environment,$(origin ROMS)),,roms)
+	$(GO) run ./internal/release/assemble archives -out $(DIST) -roms $(ROMS) \
+		-license $(LICENSE) -platforms "$(PLATFORMS)" \
+		$(foreach c,$(RELEASE_CMDS),-stamp "$(c)=$$($(GO) run ./internal/build/stamp ./cmd/$(c))")
+
+# The npm packages, laid out as esbuild lays out its own: colophon-mcp, a
+# launcher in plain JavaScript (npm/colophon-mcp), with one optional
+# dependency per platform, @colophon-mcp/<os>-<cpu>, each holding that
+# platform's archive; each packed with npm pack into $(DIST)/npm.
+npm: release
+	$(GO) run ./internal/release/assemble npm -out $(DIST) -platforms "$(PLATFORMS)"

@@ -9,6 +9,7 @@
 //	colophon-mcp --http [--http-host 127.0.0.1] [--http-port 7637] [--sessions PATH] [--roms DIR]
 //	colophon-mcp --version
 //	colophon-mcp COMMAND [ARGUMENTS]
+//	colophon-mcp install [--client NAME] [--npx] [--roms DIR]
 //
 // The firmware is read from DIR, or else from $COLOPHON_ROMS, or else from
 // roms/ beside this program and then ./roms; a file is read only when a
@@ -21,7 +22,8 @@
 // so that a client keeps its session when the server restarts.
 //
 // A COMMAND is a program of its own that shares this binary (commands.go);
-// without one, the program serves.
+// without one, the program serves. install (install.go) prints the
+// configuration that gives each MCP client this server.
 package main
 
 import (
