@@ -221,3 +221,42 @@ func TestPlatformNames(t *testing.T) {
 		t.Errorf("plan9/386: %v", err)
 	}
 }
+
+// A release carries the project's licence, whatever file that is, and only
+// the pinned firmware: without the one, or with an image of another hash,
+// nothing is built and the error says which file and why.
+func TestArchivesNeedLicenceAndPinnedFirmware(t *testing.T) {
+	roms := t.TempDir()
+	for _, name := range []string{"amsdos.rom", "cpc464.rom", "cpc6128.rom", "cpc664.rom", "spectrum48.rom"} {
+		if err := os.WriteFile(filepath.Join(roms, name), []byte("not the firmware"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	licence := filepath.Join(t.TempDir(), "LICENSE")
+	if err := os.WriteFile(licence, []byte("terms\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	base := Options{Root: filepath.Join("..", ".."), Out: out, ROMs: roms, Platforms: Platforms[:1], Version: "0.0.0",
+		Stamps: map[string]string{"colophon-mcp": "-X a=b", "colophon": "-X a=b", "pidp10-mcp": "-X a=b"}, MTime: when}
+	for _, tc := range []struct {
+		licence string
+		want    []string
+	}{
+		{filepath.Join(t.TempDir(), "LICENSE"), []string{"no licence file at ", "LICENSE=FILE"}},
+		{"", []string{"no licence file given"}},
+		{licence, []string{"amsdos.rom has sha256 ", "but the pin is ea65e0fb44ee93ede4b6c507509b7e5ddf497fb7155023bea91ef229469fa04d", "only the pinned images"}},
+	} {
+		o := base
+		o.License = tc.licence
+		_, err := Archives(t.Context(), o)
+		for _, w := range tc.want {
+			if err == nil || !strings.Contains(err.Error(), w) {
+				t.Errorf("licence %q: %v; want an error with %q", tc.licence, err, w)
+			}
+		}
+	}
+	if left, _ := os.ReadDir(out); len(left) != 0 {
+		t.Errorf("a refused release left %d files in its output", len(left))
+	}
+}

@@ -103,12 +103,21 @@ func host(t *testing.T) Platform {
 	return p
 }
 
-// makeIn runs make in the module's root with the variables given.
-func makeIn(t *testing.T, vars ...string) time.Duration {
+// makeIn runs make in the module's root with the variables given, and
+// env added to its environment.
+func makeIn(t *testing.T, env []string, vars ...string) time.Duration {
 	t.Helper()
 	start := time.Now()
 	cmd := exec.Command("make", vars...)
 	cmd.Dir = root
+	// Not the make that runs the tests, if one does: its variables and
+	// flags would be this one's too.
+	for _, e := range os.Environ() {
+		if k, _, _ := strings.Cut(e, "="); k != "MAKEFLAGS" && k != "MFLAGS" && k != "MAKELEVEL" && k != "MAKEOVERRIDES" {
+			cmd.Env = append(cmd.Env, e)
+		}
+	}
+	cmd.Env = append(cmd.Env, env...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("make %s: %v\n%s", strings.Join(vars, " "), err, out)
@@ -167,12 +176,14 @@ func TestS3_Release(t *testing.T) {
 		t.Fatal(err)
 	}
 	dist := filepath.Join(tmp, "dist")
-	took := makeIn(t, "npm", "ROMS="+roms, "DIST="+dist, "LICENSE="+license)
+	took := makeIn(t, nil, "npm", "ROMS="+roms, "DIST="+dist, "LICENSE="+license)
 	t.Logf("make npm for all six platforms took %.1fs", took.Seconds())
 
 	version := build.Version
+	// The programs that name their build, as make stamps it; pidp10-mcp
+	// names none, and answers initialize instead (pidp10Answers).
 	names := map[string]string{}
-	for _, prog := range Programs {
+	for _, prog := range []string{"colophon-mcp", "colophon"} {
 		names[prog] = stampName(t, prog)
 	}
 
@@ -191,24 +202,23 @@ func TestS3_Release(t *testing.T) {
 	folder := filepath.Join(unpacked, hp.Folder(version))
 
 	t.Run("S6_unpacked", func(t *testing.T) {
-		for _, prog := range Programs {
-			flag := "--version"
-			if prog == "colophon" {
-				flag = "version"
-			}
+		for prog, flag := range map[string]string{"colophon-mcp": "--version", "colophon": "version"} {
 			out, err := exec.Command(filepath.Join(folder, prog), flag).Output()
 			if err != nil || !strings.Contains(string(out), names[prog]) {
 				t.Errorf("./%s %s: %q, %v; want the build's name %s", prog, flag, out, err, names[prog])
 			}
 		}
+		pidp10Answers(t, filepath.Join(folder, "pidp10-mcp"))
 		nodeTest(t, node, "archive.test.mjs", folder,
 			"COLOPHON_MCP=./colophon-mcp", "COLOPHON=./colophon", "COLOPHON_ROMS=roms",
 			"COLOPHON_MCP_BUILD="+names["colophon-mcp"])
 	})
 
 	t.Run("reproducible", func(t *testing.T) {
+		// Built again from nothing: another build cache, so that every
+		// package is compiled afresh and not taken from the first build.
 		again := filepath.Join(tmp, "again")
-		makeIn(t, "release", "ROMS="+roms, "DIST="+again, "LICENSE="+license, "PLATFORMS="+hp.String())
+		makeIn(t, []string{"GOCACHE=" + filepath.Join(tmp, "gocache")}, "release", "ROMS="+roms, "DIST="+again, "LICENSE="+license, "PLATFORMS="+hp.String())
 		a := readFile(t, filepath.Join(dist, hp.Archive(version)))
 		b := readFile(t, filepath.Join(again, hp.Archive(version)))
 		if !bytes.Equal(a, b) {
@@ -305,8 +315,13 @@ func checkArchives(t *testing.T, dist, version, license string, names map[string
 			if err := checkExecutable(f.Data, p); err != nil {
 				t.Errorf("%s: %s: %v", name, f.Name, err)
 			}
-			if !bytes.Contains(f.Data, []byte(names[prog])) {
-				t.Errorf("%s: %s does not hold its build's name %s", name, f.Name, names[prog])
+			// The name is made at run time from its two parts, which
+			// make sets with -X: the binary holds them.
+			if n, ok := names[prog]; ok {
+				part := strings.TrimPrefix(strings.Split(n, ".emulator.")[0], version+"+mcp.")
+				if !bytes.Contains(f.Data, []byte(part)) {
+					t.Errorf("%s: %s does not hold its build's part %s", name, f.Name, part)
+				}
 			}
 		}
 	}
@@ -414,18 +429,22 @@ func checkNPM(t *testing.T, dist, version string, hp Platform, node, npm, npx, f
 	launcher := filepath.Join(prefix, "lib", "node_modules", NPMMain, "bin", "colophon-mcp.js")
 
 	t.Run("commands", func(t *testing.T) {
-		for _, prog := range []string{"colophon-mcp", "pidp10-mcp"} {
-			out, err := exec.Command(filepath.Join(bin, prog), "--version").Output()
-			if err != nil || strings.TrimSpace(string(out)) != names[prog] {
-				t.Errorf("%s --version through the launcher: %q, %v; want %s", prog, out, err, names[prog])
-			}
+		out, err := exec.Command(filepath.Join(bin, "colophon-mcp"), "--version").Output()
+		if err != nil || strings.TrimSpace(string(out)) != names["colophon-mcp"] {
+			t.Errorf("colophon-mcp --version through the launcher: %q, %v; want %s", out, err, names["colophon-mcp"])
+		}
+		pidp10Answers(t, filepath.Join(bin, "pidp10-mcp"))
+		// Installed by npm, the server gives clients npx (S-11).
+		out, err = exec.Command(filepath.Join(bin, "colophon-mcp"), "install", "--client", "claude-code").Output()
+		if err != nil || !strings.Contains(string(out), "\nclaude mcp add colophon -- npx -y colophon-mcp\n") {
+			t.Errorf("colophon-mcp install --client claude-code through the launcher: %q, %v", out, err)
 		}
 		// The exit code comes back, and the caller's --roms, after the
 		// launcher's, wins.
 		cmd := exec.Command(filepath.Join(bin, "colophon-mcp"), "--bogus")
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
-		err := cmd.Run()
+		err = cmd.Run()
 		var exit *exec.ExitError
 		if !errors.As(err, &exit) || exit.ExitCode() != 2 || !strings.Contains(stderr.String(), "-bogus") {
 			t.Errorf("colophon-mcp --bogus: %v, stderr %q; want exit status 2", err, stderr.String())
@@ -507,6 +526,23 @@ func checkNPM(t *testing.T, dist, version string, hp Platform, node, npm, npx, f
 			"COLOPHON="+filepath.Join(folder, "colophon"), "COLOPHON_ROMS="+filepath.Join(folder, "roms"),
 			"COLOPHON_MCP_BUILD="+names["colophon-mcp"], "NPM_ROMS="+filepath.Join(pkgDir, "roms"))
 	})
+}
+
+// pidp10Answers starts pidp10-mcp, sends it initialize and ends its input,
+// and holds it to answering as pidp10-mcp; it opens no line until asked.
+func pidp10Answers(t *testing.T, program string) {
+	t.Helper()
+	cmd := exec.Command(program)
+	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"release-test","version":"1"}}}` + "\n")
+	out, err := cmd.Output()
+	var answer struct {
+		Result struct {
+			ServerInfo struct{ Name string } `json:"serverInfo"`
+		} `json:"result"`
+	}
+	if err != nil || json.Unmarshal(bytes.SplitN(out, []byte("\n"), 2)[0], &answer) != nil || answer.Result.ServerInfo.Name != "pidp10-mcp" {
+		t.Errorf("%s answered initialize with %q, %v", program, out, err)
+	}
 }
 
 // runWith runs a program with env added and returns its standard output.

@@ -68,9 +68,12 @@ function locate(program, {
 // Windows too, where Node emulates them; SIGTERM is never raised there.
 const forwarded = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
-// main starts program with args, and with --roms and the firmware beside it
-// first where roms is set, so that a --roms of the caller's, coming later,
-// wins. It does not return: the launcher ends as the program does.
+// main starts program with args, and where roms is set gives it the
+// firmware beside it: as --roms first, ahead of the caller's arguments, so
+// that a --roms of the caller's, coming later, wins (checklist S-5); or,
+// where the first argument names a command (colophon-mcp install, ...),
+// which takes its own arguments, as $COLOPHON_ROMS, unless the caller has
+// set it. It does not return: the launcher ends as the program does.
 function main(program, args, { roms = false } = {}) {
   let found;
   try {
@@ -80,8 +83,10 @@ function main(program, args, { roms = false } = {}) {
     process.stderr.write(`${err.message}\n`);
     process.exit(1);
   }
-  const argv = roms ? ['--roms', found.roms, ...args] : args;
-  const child = spawn(found.program, argv, { stdio: 'inherit', windowsHide: true });
+  const command = args.length > 0 && !args[0].startsWith('-');
+  const argv = roms && !command ? ['--roms', found.roms, ...args] : args;
+  const env = roms && command && !process.env.COLOPHON_ROMS ? { ...process.env, COLOPHON_ROMS: found.roms } : process.env;
+  const child = spawn(found.program, argv, { stdio: 'inherit', windowsHide: true, env });
 
   const pass = (signal) => {
     child.kill(signal);
