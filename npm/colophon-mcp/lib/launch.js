@@ -68,12 +68,22 @@ function locate(program, {
 // Windows too, where Node emulates them; SIGTERM is never raised there.
 const forwarded = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
-// main starts program with args, and where roms is set gives it the
-// firmware beside it: as --roms first, ahead of the caller's arguments, so
-// that a --roms of the caller's, coming later, wins (checklist S-5); or,
-// where the first argument names a command (colophon-mcp install, ...),
-// which takes its own arguments, as $COLOPHON_ROMS, unless the caller has
-// set it. It does not return: the launcher ends as the program does.
+// invocation is the arguments and environment a program is started with.
+// Where roms is set it is given the firmware dir: as --roms first, ahead of
+// the caller's arguments, so that a --roms of the caller's, coming later,
+// wins (checklist S-5); or, where the first argument names a command
+// (colophon-mcp install, ...), which reads its own arguments, as
+// $COLOPHON_ROMS, unless the caller has set it.
+function invocation(args, dir, { roms, env }) {
+  if (!roms) return { argv: args, env };
+  if (args.length > 0 && !args[0].startsWith('-')) {
+    return { argv: args, env: env.COLOPHON_ROMS ? env : { ...env, COLOPHON_ROMS: dir } };
+  }
+  return { argv: ['--roms', dir, ...args], env };
+}
+
+// main starts program with args, as invocation says. It does not return:
+// the launcher ends as the program does.
 function main(program, args, { roms = false } = {}) {
   let found;
   try {
@@ -83,9 +93,7 @@ function main(program, args, { roms = false } = {}) {
     process.stderr.write(`${err.message}\n`);
     process.exit(1);
   }
-  const command = args.length > 0 && !args[0].startsWith('-');
-  const argv = roms && !command ? ['--roms', found.roms, ...args] : args;
-  const env = roms && command && !process.env.COLOPHON_ROMS ? { ...process.env, COLOPHON_ROMS: found.roms } : process.env;
+  const { argv, env } = invocation(args, found.roms, { roms, env: process.env });
   const child = spawn(found.program, argv, { stdio: 'inherit', windowsHide: true, env });
 
   const pass = (signal) => {
@@ -111,4 +119,4 @@ function main(program, args, { roms = false } = {}) {
   });
 }
 
-module.exports = { LaunchError, locate, main, packageName };
+module.exports = { LaunchError, invocation, locate, main, packageName };

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 
 const require = createRequire(import.meta.url);
-const { LaunchError, locate, packageName } = require('../../../npm/colophon-mcp/lib/launch.js');
+const { LaunchError, invocation, locate, packageName } = require('../../../npm/colophon-mcp/lib/launch.js');
 
 // The packages a release lists, as internal/release names them.
 const packages = [
@@ -65,4 +65,17 @@ test('a platform whose package npm left out is refused, naming the package', () 
       assert.match(err.message, /@colophon-mcp\/darwin-arm64@1\.2\.3/);
       return true;
     });
+});
+
+test('the server is given the package\'s firmware, and a command finds it in the environment', () => {
+  const env = { PATH: '/bin' };
+  assert.deepEqual(invocation([], '/p/roms', { roms: true, env }), { argv: ['--roms', '/p/roms'], env });
+  assert.deepEqual(invocation(['--roms', '/mine'], '/p/roms', { roms: true, env }),
+    { argv: ['--roms', '/p/roms', '--roms', '/mine'], env }, 'the caller\'s --roms comes last, and wins');
+  assert.deepEqual(invocation(['--version'], '/p/roms', { roms: true, env }), { argv: ['--roms', '/p/roms', '--version'], env });
+  assert.deepEqual(invocation(['install', '--client', 'zed'], '/p/roms', { roms: true, env }),
+    { argv: ['install', '--client', 'zed'], env: { PATH: '/bin', COLOPHON_ROMS: '/p/roms' } });
+  const mine = { PATH: '/bin', COLOPHON_ROMS: '/mine' };
+  assert.deepEqual(invocation(['install'], '/p/roms', { roms: true, env: mine }), { argv: ['install'], env: mine });
+  assert.deepEqual(invocation(['--host', 'h'], '/p/roms', { roms: false, env }), { argv: ['--host', 'h'], env }, 'pidp10-mcp takes no firmware');
 });
