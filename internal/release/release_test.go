@@ -1,6 +1,7 @@
 package release
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"debug/elf"
@@ -10,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -528,20 +530,47 @@ func checkNPM(t *testing.T, dist, version string, hp Platform, node, npm, npx, f
 	})
 }
 
-// pidp10Answers starts pidp10-mcp, sends it initialize and ends its input,
-// and holds it to answering as pidp10-mcp; it opens no line until asked.
+// pidp10Answers starts pidp10-mcp, sends it initialize, reads its answer
+// and ends its input, as a client would, and holds it to answering as
+// pidp10-mcp and then ending; it opens no line until asked.
 func pidp10Answers(t *testing.T, program string) {
 	t.Helper()
 	cmd := exec.Command(program)
-	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"release-test","version":"1"}}}` + "\n")
-	out, err := cmd.Output()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"release-test","version":"1"}}}`+"\n")
+	line := make(chan []byte, 1)
+	go func() {
+		b, _ := bufio.NewReader(stdout).ReadBytes('\n')
+		line <- b
+	}()
+	var out []byte
+	select {
+	case out = <-line:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("%s did not answer initialize in 30s", program)
+	}
 	var answer struct {
 		Result struct {
 			ServerInfo struct{ Name string } `json:"serverInfo"`
 		} `json:"result"`
 	}
-	if err != nil || json.Unmarshal(bytes.SplitN(out, []byte("\n"), 2)[0], &answer) != nil || answer.Result.ServerInfo.Name != "pidp10-mcp" {
-		t.Errorf("%s answered initialize with %q, %v", program, out, err)
+	if json.Unmarshal(out, &answer) != nil || answer.Result.ServerInfo.Name != "pidp10-mcp" {
+		t.Errorf("%s answered initialize with %q", program, out)
+	}
+	stdin.Close()
+	if err := wait(cmd); err != nil {
+		t.Errorf("%s, its input ended: %v", program, err)
 	}
 }
 
