@@ -110,55 +110,59 @@ func (c *counter) added() {
 	}
 }
 
-// exec counts an instruction about to begin, as r says, taking its bytes
-// from memory the first time: they are the bytes it is about to fetch,
-// since no instruction writes before it has fetched all of its own.
-func (c *counter) exec(r record) {
-	p, made := c.lists[Exec].find(physical(r.src, r.addr))
+// exec counts an instruction about to begin at pc, from src, taking its
+// bytes from memory the first time: they are the bytes it is about to
+// fetch, since no instruction writes before it has fetched all of its own.
+func (c *counter) exec(pc uint16, src machine.Source, tick uint64) {
+	p, made := c.lists[Exec].find(physical(src, pc))
 	p.count++
 	if !made {
 		return
 	}
 	c.added()
 	p.kind = Exec
-	p.addr, p.first, p.tick, p.pc, p.hasPC, p.src, p.firstSrc, p.pcSrc = r.addr, r.addr, r.tick, r.pc, true, r.src, r.src, r.src
-	n := instructionLength(c.m, r.addr)
+	p.addr, p.first, p.tick, p.pc, p.hasPC, p.src, p.firstSrc, p.pcSrc = pc, pc, tick, pc, true, src, src, src
+	n := instructionLength(c.m, pc)
 	p.nbytes = uint8(min(n, 4))
 	p.cover = 1
 	for i := range int(p.nbytes) {
-		a := r.addr + uint16(i)
+		a := pc + uint16(i)
 		p.bytes[i] = c.m.Peek(a)
-		if i > 0 && int(p.cover) == i && uint32(r.addr)+uint32(i) <= 0xFFFF &&
+		if i > 0 && int(p.cover) == i && uint32(pc)+uint32(i) <= 0xFFFF &&
 			physical(c.m.Source(a), a) == p.key+uint32(i) {
 			p.cover++
 		}
 	}
 }
 
-// access counts an access, as r says.
-func (c *counter) access(r record) {
+// access counts an access of kind k, a, made by the instruction whose
+// first byte came from pcSrc.
+func (c *counter) access(k Kind, a *machine.Access, pcSrc *machine.Source) {
 	var key uint32
 	switch {
 	case c.by == ByPC:
-		if !r.hasPC {
+		if a.Responding {
 			return // the response to an interrupt is no instruction (CNT-8)
 		}
-		key = physical(r.pcSrc, r.pc)
-	case r.kind == Read || r.kind == Write:
-		key = physical(r.src, r.addr)
+		key = physical(*pcSrc, a.InstrPC)
+	case k == Read || k == Write:
+		key = physical(a.Source, a.Addr)
 	default:
-		key = uint32(r.addr)
+		key = uint32(a.Addr)
 	}
-	p, made := c.lists[r.kind].find(key)
+	p, made := c.lists[k].find(key)
 	p.count++
 	if !made {
 		return
 	}
 	c.added()
-	p.kind = r.kind
-	p.addr, p.first, p.tick, p.pc, p.hasPC, p.src, p.firstSrc, p.pcSrc = r.addr, r.addr, r.tick, r.pc, r.hasPC, r.src, r.src, r.pcSrc
+	p.kind = k
+	p.addr, p.first, p.tick, p.pc, p.hasPC, p.src, p.firstSrc = a.Addr, a.Addr, a.Tick, a.InstrPC, !a.Responding, a.Source, a.Source
+	if !a.Responding {
+		p.pcSrc = *pcSrc
+	}
 	if c.by == ByPC {
-		p.addr, p.src = r.pc, r.pcSrc
+		p.addr, p.src = a.InstrPC, *pcSrc
 	}
 }
 

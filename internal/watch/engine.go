@@ -218,17 +218,18 @@ func (e *Engine) Begin() bool {
 	if !srcRead {
 		src = e.m.Source(pc)
 	}
-	r := record{tick: c.Tick, kind: Exec, addr: pc, value: e.m.Peek(pc), pc: pc, src: src, conds: hit, snap: -1}
 	if lists[inCount] {
-		e.count.exec(r)
+		e.count.exec(pc, src, c.Tick)
 		if e.count.full {
 			e.watch.Attend = true
 		}
 	}
-	if lists[inGather] || lists[inUntil] {
-		x, y := e.m.Beam(c.Tick)
-		r.beamX, r.beamY = int32(x), int32(y)
+	if !lists[inGather] && !lists[inUntil] {
+		return false
 	}
+	r := record{tick: c.Tick, kind: Exec, addr: pc, value: e.m.Peek(pc), pc: pc, src: src, conds: hit, snap: -1}
+	x, y := e.m.Beam(c.Tick)
+	r.beamX, r.beamY = int32(x), int32(y)
 	if lists[inGather] {
 		// An instruction about to begin captures the machine it finds
 		// (CAP-2).
@@ -323,21 +324,22 @@ func (e *Engine) Access(a *machine.Access) {
 	if hit == 0 {
 		return
 	}
+	if lists[inCount] {
+		e.count.access(k, a, &e.instrSrc)
+		if e.count.full {
+			e.watch.Attend = true
+		}
+	}
+	if !lists[inGather] && !lists[inUntil] {
+		return
+	}
 	r := record{tick: a.Tick, kind: k, addr: a.Addr, value: a.Value, pc: a.InstrPC,
 		responding: a.Responding, src: a.Source, conds: hit, snap: -1}
 	if !a.Responding {
 		r.hasPC, r.pcSrc = true, e.instrSrc
 	}
-	if lists[inCount] {
-		e.count.access(r)
-		if e.count.full {
-			e.watch.Attend = true
-		}
-	}
-	if lists[inGather] || lists[inUntil] {
-		x, y := e.m.Beam(a.Tick)
-		r.beamX, r.beamY = int32(x), int32(y)
-	}
+	x, y := e.m.Beam(a.Tick)
+	r.beamX, r.beamY = int32(x), int32(y)
 	if lists[inGather] {
 		if i := e.gathered(r); i != noSnap {
 			e.pend(i, a.Responding)

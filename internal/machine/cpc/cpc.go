@@ -192,13 +192,8 @@ type CPC struct {
 	// --no-double).
 	View monitor.View `inspect:"-"`
 
-	// observe is told of every access while it is set (Observe), and
-	// access is what it is told, reused; watch and control are a host's
-	// (machine.Watch, machine.Control).
+	// observe is told of every access while it is set (Observe).
 	observe machine.Observer
-	access  machine.Access
-	watch   *machine.Watch
-	control *machine.Control
 
 	// marks are the pages of the buffers written since a host last looked
 	// (dirty.go), behind a pointer, which a copy of the machine shares.
@@ -231,6 +226,13 @@ type CPC struct {
 	// the monitor retraced since run last looked.
 	watchFrames bool
 	frameEnd    bool
+
+	// access is what observe is told, reused; watch and control are a
+	// host's (machine.Watch, machine.Control). They come last, clear of
+	// the fields each instruction reads.
+	access  machine.Access
+	watch   *machine.Watch
+	control *machine.Control
 }
 
 // never is a tick that does not come.

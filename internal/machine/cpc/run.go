@@ -185,20 +185,23 @@ type runner struct {
 // frame's end and the HALT.
 func (m *CPC) plain(r *runner, end uint64) (machine.Stop, bool) {
 	c := &m.CPU
+	// The runner's fields, kept in locals while the loop runs.
+	n, ended, halt := r.n, r.ended, r.halt
+	defer func() { r.n, r.ended, r.halt = n, ended, halt }()
 	for c.Tick < end {
 		c.Exec()
 		if c.Prefix != 0 {
 			continue
 		}
-		r.n++
+		n++
 		m.endInstruction()
 		if m.frameEnd {
 			m.frameEnd = false
-			if r.ended++; r.frames > 0 && r.ended >= r.frames {
+			if ended++; r.frames > 0 && ended >= r.frames {
 				return machine.Done, true
 			}
 		}
-		if r.halt.Stops(c) && r.haltStops {
+		if halt.Stops(c) && r.haltStops {
 			return machine.Halted, true
 		}
 	}

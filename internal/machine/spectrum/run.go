@@ -121,8 +121,9 @@ type runner struct {
 func (s *Spectrum) plain(r *runner, end uint64) (machine.Stop, bool) {
 	c := &s.CPU
 	u := &s.ULA
-	n := r.n
-	defer func() { r.n = n }()
+	// The runner's fields, kept in locals while the loop runs.
+	n, halt, haltStops := r.n, r.halt, r.haltStops
+	defer func() { r.n, r.halt = n, halt }()
 	for c.Tick < end {
 		c.Exec()
 		if c.Prefix != 0 {
@@ -139,7 +140,7 @@ func (s *Spectrum) plain(r *runner, end uint64) (machine.Stop, bool) {
 		if c.Interruptible() {
 			c.Interrupt()
 		}
-		if r.halt.Stops(c) && r.haltStops {
+		if halt.Stops(c) && haltStops {
 			return machine.Halted, true
 		}
 	}

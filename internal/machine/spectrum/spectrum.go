@@ -238,12 +238,15 @@ func (b *board) Write(addr uint16, v uint8) {
 			b.ULA.Sync(c.Tick + 1)
 		}
 	}
-	before := b.mem[addr]
+	if b.watching {
+		before := b.mem[addr]
+		b.mem[addr] = v
+		b.marks.mem[0] |= 1 << (addr / machine.PageSize)
+		b.observe(machine.Write, addr, v, before, c.Tick)
+		return
+	}
 	b.mem[addr] = v
 	b.marks.mem[0] |= 1 << (addr / machine.PageSize)
-	if b.watching {
-		b.observe(machine.Write, addr, v, before, c.Tick)
-	}
 }
 
 // In is a port read. The ULA answers every port with A0 low [KB]; nothing
