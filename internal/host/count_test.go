@@ -211,6 +211,13 @@ func TestRNG10ShortProgram(t *testing.T) {
 	if got, want := rangeText(r.PSG), []string{"0-2", "5-5"}; !same(got, want) {
 		t.Errorf("its PSG registers: %v, want %v", got, want)
 	}
+	// An instruction's own bytes are never reads (RD-1): the program reads
+	// no data at all.
+	c = newRig(t, "cpc6128")
+	c.program(0x8000, p.code...)
+	if mv := c.runTicks(3000, Conditions{Count: []Condition{readIn("&8000", "&BFFF")}}); len(mv.Count.Reads) != 0 {
+		t.Errorf("the program's own bytes counted as reads: %s", asJSON(mv.Count.Reads))
+	}
 	// By address, the instructions' bytes are as fetched.
 	c = newRig(t, "cpc6128")
 	c.program(0x8000, p.code...)

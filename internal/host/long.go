@@ -69,7 +69,7 @@ func (m *Machine) follow(ctx context.Context, total uint64, f func(ctl *machine.
 				case <-t.C:
 					// Progress only grows: a look that finds the machine
 					// where it was tells nothing.
-					if ran := ctl.Tick.Load() - start; ran > told {
+					if ran := ctl.Tick.Load() - start; ran > told && (total == 0 || ran <= total) {
 						told = ran
 						tell(float64(ran), float64(total), fmt.Sprintf("%s has run %d ticks", m.handle, ran))
 					}

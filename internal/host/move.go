@@ -175,9 +175,14 @@ func (h *Host) Run(ctx context.Context, a RunArgs) (Moved, error) {
 		tick := mm.Tick()
 		var r machine.Result
 		var stop string
+		// The most ticks the run may take: a CPC's frames may take twice
+		// a standard frame's.
 		total := given64(a.Ticks, 0)
 		if a.Frames != nil {
 			total = *a.Frames * mm.StandardFrame()
+			if m.kind.cpc {
+				total *= 2
+			}
 		}
 		m.follow(ctx, total, func(*machine.Control) {
 			if a.Frames != nil {

@@ -204,6 +204,11 @@ func TestPATH8FileNotWrittenWhole(t *testing.T) {
 	if err != nil || again.File.SHA256 != mv.File.SHA256 {
 		t.Errorf("the replay wrote %v, %v", asJSON(again.File), err)
 	}
+	// call writes a file as run does (PATH-1, CALL-11, A-5).
+	cmv := twin.call(CallArgs{Address: "&0E44", Values: []byte(`{"cpu.b": 1}`), Conditions: Conditions{Gather: []Condition{writeIn("&4000", "&5AFF")}, Path: filepath.Join(dir, "call.jsonl")}})
+	if cmv.Stop != stopDone || cmv.File.Lines.Gathered != 8*32+32 {
+		t.Errorf("a call gathering CL-LINE's writes of the bottom line to a file: %s", asJSON(cmv))
+	}
 	// One whose file holds anything else is refused, and the file taken
 	// away.
 	a.Path = filepath.Join(dir, "otherwise.jsonl")

@@ -71,7 +71,7 @@ func TestProgressAndCancel(t *testing.T) {
 		if err := json.Unmarshal([]byte(line), &n); err != nil || n.Method != "notifications/progress" {
 			t.Fatalf("before the run's answer the server sent %s", line)
 		}
-		if n.Params.Token != "p1" || n.Params.Total != 1500*79872 || len(told) > 0 && n.Params.Progress <= told[len(told)-1] {
+		if n.Params.Token != "p1" || n.Params.Total != 2*1500*79872 || len(told) > 0 && n.Params.Progress <= told[len(told)-1] {
 			t.Fatalf("progress %s", line)
 		}
 		told = append(told, n.Params.Progress)
