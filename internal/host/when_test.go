@@ -1,7 +1,6 @@
 package host
 
 import (
-	"fmt"
 	"testing"
 
 	"colophon/internal/shared"
@@ -200,5 +199,4 @@ func TestWHEN13CPCReadsTheLowerROM(t *testing.T) {
 	if len(mv.Gathered) != 0 {
 		t.Errorf("when read the RAM beneath the enabled ROM, or the ROM disabled: %s", asJSON(mv.Gathered))
 	}
-	_ = fmt.Sprint()
 }

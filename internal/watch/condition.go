@@ -142,13 +142,12 @@ type Span struct {
 // What the lists hold before they fill, in an answer and in a file
 // (CB-9, CAP-8, CNT-11, PATH-4, PATH-5, RNG-8).
 const (
-	AnswerMatches         = 128
-	AnswerCaptureMatches  = 32
-	FileMatches           = 1 << 20
-	AnswerPlaces          = 256
-	AnswerRanges          = 256
-	MaxConditionsPerList  = 16
-	allConditionsPossible = 3 * MaxConditionsPerList
+	AnswerMatches        = 128
+	AnswerCaptureMatches = 32
+	FileMatches          = 1 << 20
+	AnswerPlaces         = 256
+	AnswerRanges         = 256
+	MaxConditionsPerList = 16
 )
 
 // By is how a count counts.

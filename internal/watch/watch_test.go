@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
+
 	"reflect"
 	"slices"
 	"strings"
@@ -317,5 +317,3 @@ func TestResponseIsNoInstruction(t *testing.T) {
 		t.Errorf("%d writes gathered, %d of them a response's; %d counted by pc", gathered, responses, counted)
 	}
 }
-
-var _ = os.Getenv
