@@ -29,12 +29,12 @@ The open is the first entry of the machine's journal. The firmware takes time to
 
 const machineListDescription = `Names every machine standing in this server, in the order machine_open stood them up, with the states kept of each.
 
-Takes no arguments. Reads only: it moves no machine and is not entered in any journal. It answers once every request asked before it of each machine is done.
+Takes no arguments. Reads only: it moves no machine and is not entered in any journal. It answers at once, waiting for no machine: each is named as the last request to it that has ended left it, so a machine in the middle of a long run is listed as it stood before the run.
 
 Answers {"machines": [...]}, empty when no machine stands. Each machine has:
 - handle: the name machine_open gave it, which every other tool takes to name it.
 - machine: what it was built as: cpc464, cpc664, cpc6128 or spectrum48.
-- tick: its tick since it was stood up, counted from power-on, or from the snapshot it was opened from. A tick is one cycle of the processor's clock: 79872 to a CPC's standard frame, 69888 to a Spectrum's.
+- tick: its tick, as the last request to it that has ended left it, since it was stood up, counted from power-on, or from the snapshot it was opened from. A tick is one cycle of the processor's clock: 79872 to a CPC's standard frame, 69888 to a Spectrum's.
 - states: the states kept of it with state_keep and not yet let go with state_drop, oldest first, each by the name state_restore takes.`
 
 const machineCloseDescription = `Puts a machine away, once every request asked of it before this one is done. Its handle names nothing from then on, and requests asked of it after this one are refused.
