@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -160,5 +161,44 @@ func TestBuiltBinaryCarriesItsName(t *testing.T) {
 	got := answers(t, out)
 	if v := got[1]["result"].(map[string]any)["serverInfo"].(map[string]any)["version"]; v != want {
 		t.Errorf("serverInfo.version = %v, want %q", v, want)
+	}
+}
+
+// TestMalformedLinesAreAnswered (issue 19, item 1): a line that is no
+// message, or one cut short, is answered with a JSON-RPC error with id
+// null, and the server reads on: the ping after it is answered.
+func TestMalformedLinesAreAnswered(t *testing.T) {
+	in := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"pipe","version":"0"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+not json at all
+{"nrpc":
+[{"jsonrpc":"2.0","id":5,"method":"ping"}]
+{"jsonrpc":"2.0","id":2,"method":"ping"}
+`
+	var out, errs bytes.Buffer
+	if status := run(context.Background(), nil, strings.NewReader(in), &out, &errs); status != 0 {
+		t.Fatalf("status %d: %s", status, errs.String())
+	}
+	var codes []float64
+	sc := bufio.NewScanner(bytes.NewReader(out.Bytes()))
+	for sc.Scan() {
+		var m struct {
+			ID    any `json:"id"`
+			Error *struct {
+				Code float64 `json:"code"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatalf("the server wrote %q", sc.Text())
+		}
+		if m.Error != nil && m.ID == nil {
+			codes = append(codes, m.Error.Code)
+		}
+	}
+	if want := []float64{-32700, -32700, -32600}; fmt.Sprint(codes) != fmt.Sprint(want) {
+		t.Errorf("errors with id null: %v, want %v", codes, want)
+	}
+	if _, ok := answers(t, out.Bytes())[2]["result"]; !ok {
+		t.Errorf("the ping after the malformed lines was not answered: %s", out.String())
 	}
 }

@@ -135,6 +135,21 @@ func (l *lineEnd) answer(t *testing.T) <-chan net.Conn {
 
 // expectReset checks that the peer's next read ends in a reset: the server
 // closed with SO_LINGER 0, not with a FIN.
+// readUntil reads from the peer's end until want has arrived.
+func readUntil(c net.Conn, want string) error {
+	_ = c.SetReadDeadline(time.Now().Add(patience))
+	var got []byte
+	buf := make([]byte, 256)
+	for !strings.Contains(string(got), want) {
+		n, err := c.Read(buf)
+		got = append(got, buf[:n]...)
+		if err != nil {
+			return fmt.Errorf("the peer waiting for %q got %q: %w", want, got, err)
+		}
+	}
+	return nil
+}
+
 func expectReset(t *testing.T, c net.Conn) {
 	t.Helper()
 	_ = c.SetReadDeadline(time.Now().Add(patience))
@@ -185,7 +200,10 @@ func session(t *testing.T, cs *mcp.ClientSession, l *lineEnd) net.Conn {
 
 func TestStdioBinaryTearsDownOnEveryExit(t *testing.T) {
 	bin := buildServer(t)
-	for _, ending := range []string{"end of input", "SIGTERM", "SIGHUP"} {
+	// "... while a call waits": a send waits ten minutes for output that
+	// never comes, and the signal must reset the line at once, not when
+	// the call ends (issue 19, item 8).
+	for _, ending := range []string{"end of input", "SIGTERM", "SIGHUP", "SIGTERM while a call waits", "SIGHUP while a call waits"} {
 		t.Run(ending, func(t *testing.T) {
 			l := newLineEnd(t)
 			cmd := exec.Command(bin)
@@ -200,6 +218,20 @@ func TestStdioBinaryTearsDownOnEveryExit(t *testing.T) {
 			peer := session(t, cs, l)
 
 			closed := make(chan error, 1)
+			if strings.HasSuffix(ending, "while a call waits") {
+				waiting := make(chan struct{})
+				go func() {
+					close(waiting)
+					cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "send", Arguments: map[string]any{
+						"input": "never answered", "expect": "NEVER", "timeout_ms": 600000, "quiet_ms": 600000}})
+				}()
+				<-waiting
+				// The send is on its way; the peer sees its bytes arrive.
+				if err := readUntil(peer, "never answered"); err != nil {
+					t.Fatal(err)
+				}
+				ending = strings.TrimSuffix(ending, " while a call waits")
+			}
 			switch ending {
 			case "end of input":
 				// Closing stdin is the client's way to end a stdio server.
@@ -323,5 +355,40 @@ func TestStreamableHTTP(t *testing.T) {
 		}
 	case <-time.After(2 * patience):
 		t.Fatal("the server did not exit on SIGTERM")
+	}
+}
+
+// TestMalformedLinesAreAnswered (issue 19, item 1): pidp10-mcp's stdio is
+// colophon-mcp's: a line that is no message is answered with a JSON-RPC
+// error with id null, and the server reads on.
+func TestMalformedLinesAreAnswered(t *testing.T) {
+	cmd := exec.Command(buildServer(t))
+	cmd.Env = append(os.Environ(), "PIDP10_HOST=127.0.0.1", "PIDP10_PORT=9")
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { in.Close(); cmd.Wait() }()
+	lines := bufio.NewScanner(out)
+	send := func(s string) string {
+		t.Helper()
+		if _, err := io.WriteString(in, s+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		if !lines.Scan() {
+			t.Fatalf("no answer to %s", s)
+		}
+		return lines.Text()
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
+	io.WriteString(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	for line, code := range map[string]string{`{"nrpc":`: "-32700", `"ping"`: "-32600", `{"jsonrpc":"1.0","id":3,"method":"ping"}`: "-32600"} {
+		if got := send(line); !strings.Contains(got, `"id":null`) || !strings.Contains(got, `"code":`+code) {
+			t.Errorf("%s answered %s, want %s with id null", line, got, code)
+		}
+	}
+	if got := send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`); !strings.Contains(got, `"id":2,"result"`) {
+		t.Errorf("the ping after the malformed lines: %s", got)
 	}
 }

@@ -18,6 +18,11 @@ import (
 // instead of hanging it.
 const patience = 10 * time.Second
 
+// patienceMS is patience as a tool's quiet_ms: a call that should end on
+// what arrives, not on silence, waits this long for the next byte, which a
+// machine ten times slower than the test's still sends in time.
+const patienceMS = int(patience / time.Millisecond)
+
 // fakeLine is an ITS-like terminal line on 127.0.0.1: a TCP listener whose
 // connections the test scripts by hand. It counts the connections it
 // accepts, which is how a test sees that the server never reconnects.

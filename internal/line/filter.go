@@ -57,12 +57,28 @@ type filter struct {
 	// afterCR is set between a CR and the next text byte, so that the LF of
 	// a CR LF pair is swallowed even with NULs or a telnet command between.
 	afterCR bool
+	// sub holds a subnegotiation's bytes until its IAC SE, at most
+	// maxSubnegotiation of them; spill says the filter gave up on it.
+	sub   []byte
+	spill bool
 }
+
+// maxSubnegotiation is the most bytes an IAC SB swallows before the filter
+// takes it for a stray one, with no IAC SE coming, and passes the bytes on
+// as data (issue 19, item 8). Real subnegotiations are a few bytes: a window
+// size is four (RFC 1073), a terminal type a name (RFC 1091).
+const maxSubnegotiation = 1024
 
 // write appends the text filtered from raw to dst.
 func (f *filter) write(dst, raw []byte) []byte {
 	for _, c := range raw {
 		if !f.telnetData(c) {
+			if f.spill {
+				for _, b := range f.sub {
+					dst = f.text(dst, b)
+				}
+				f.sub, f.spill = f.sub[:0], false
+			}
 			continue
 		}
 		dst = f.text(dst, c)
@@ -83,7 +99,7 @@ func (f *filter) telnetData(c byte) bool {
 		case c >= will && c <= dont:
 			f.telnet = tnOption
 		case c == sb:
-			f.telnet = tnSB
+			f.telnet, f.sub = tnSB, f.sub[:0]
 		default:
 			// The two-byte commands: NOP, DM, BRK, IP, AO, AYT, EC, EL, GA.
 			f.telnet = tnData
@@ -93,10 +109,15 @@ func (f *filter) telnetData(c byte) bool {
 	case tnSB:
 		if c == iac {
 			f.telnet = tnSBIAC
+			break
+		}
+		f.sub = append(f.sub, c)
+		if len(f.sub) > maxSubnegotiation {
+			f.telnet, f.spill = tnData, true
 		}
 	case tnSBIAC:
 		if c == se {
-			f.telnet = tnData
+			f.telnet, f.sub = tnData, f.sub[:0]
 		} else {
 			f.telnet = tnSB // IAC IAC, or a stray command, inside SB
 		}

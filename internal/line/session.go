@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -40,13 +41,17 @@ const (
 	// dialTimeout bounds open's connect, so an unreachable host is an
 	// error rather than a hang.
 	dialTimeout = 10 * time.Second
-	// writeTimeout bounds a write to a line whose peer has stopped reading.
-	writeTimeout = 10 * time.Second
 	// moreSettle is how long a bare "--More--" must stand alone at the end
 	// of the output before it is answered, in case the rest of the long
-	// form " (Space=yes, Rubout=no)" is still on its way.
-	moreSettle = 150 * time.Millisecond
+	// form " (Space=yes, Rubout=no)" is still on its way: a tail that comes
+	// up to a second later makes one prompt with it (issue 19, item 8).
+	moreSettle = time.Second
 )
+
+// writeTimeout bounds a write to a line whose peer has stopped reading:
+// the call fails, and the line stays open. A variable so that the tests
+// need not wait it out.
+var writeTimeout = 10 * time.Second
 
 // The reasons send and read return.
 const (
@@ -448,6 +453,11 @@ func (s *Session) write(conn *net.TCPConn, b []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.bytesOut += int64(n)
+	if errors.Is(err, os.ErrDeadlineExceeded) && s.state == open && s.conn == conn {
+		// The peer has stopped reading: its window is full. That is the
+		// call's failure, not the line's, which may read again.
+		return fmt.Errorf("send: the line took %d of %d bytes in %v and then stopped reading; the line stays open (read, or send ~d, once it reads again)", n, len(b), writeTimeout)
+	}
 	if err != nil {
 		if s.state == open && s.conn == conn {
 			s.state, s.reason = dead, "write: "+err.Error()
@@ -478,6 +488,14 @@ func (s *Session) collect(ctx context.Context, c Collect, mark int64, pages int)
 		now := time.Now()
 		var wake time.Time // besides news from the line and the deadline
 
+		// expect is checked first: whichever comes first, a match or a
+		// prompt, decides, and the server never answers a prompt with a
+		// space the caller did not want (issue 19, item 8).
+		if c.Expect != nil && c.Expect.MatchString(s.pendingLocked(answered)) {
+			reason = ReasonMatched
+			break
+		}
+		settling := false
 		if c.AutoMore {
 			if p, complete, ok := s.trailingPromptLocked(answeredEnd); ok && s.state == open {
 				if complete || now.Sub(s.lastArrival) >= moreSettle {
@@ -500,17 +518,16 @@ func (s *Session) collect(ctx context.Context, c Collect, mark int64, pages int)
 					continue
 				}
 				wake = s.lastArrival.Add(moreSettle)
+				settling = true
 			}
-		}
-		if c.Expect != nil && c.Expect.MatchString(s.pendingLocked(answered)) {
-			reason = ReasonMatched
-			break
 		}
 		if s.state != open {
 			reason = s.endReasonLocked()
 			break
 		}
-		armed := s.bytesIn > mark
+		// A bare prompt waiting for its tail is not silence: it is
+		// answered once it has stood alone for moreSettle.
+		armed := s.bytesIn > mark && !settling
 		if armed && now.Sub(s.lastArrival) >= c.Quiet {
 			reason = ReasonQuiet
 			break

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"regexp"
 	"strings"
 	"time"
@@ -61,7 +62,7 @@ Only output since the previous send or read is returned; see peek for older text
 
 const readDescription = `Collect more output without sending anything: for a slow program, or to go on after more_limit. Output that arrived since the last call is returned, filtered, then one trailer line. Returns on expect matching (matched), quiet_ms of silence (quiet; output already waiting counts as arrived, so a quiet line returns at once), timeout_ms (timeout), or a --More-- after 20 answered pages (more_limit). A line that died still gives up the output that arrived before the end.`
 
-const peekDescription = `Show the last last_n_chars characters of the scrollback (the last 256 KB of filtered output) without moving the point from which send and read return output. For looking back, not for waiting.`
+const peekDescription = `Show the last last_n_chars characters of the scrollback (the last 256 KB of filtered output) without moving the point from which send and read return output; a last_n_chars larger than the scrollback shows all of it. For looking back, not for waiting.`
 
 const statusDescription = `Report the line: connected or not, host:port, uptime, bytes received and sent, output waiting to be read, a waiting --More-- prompt, and why the line died if it did.`
 
@@ -129,7 +130,8 @@ func NewServer(s *Session, version string) *mcp.Server {
 		Name: "peek", Description: peekDescription,
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
 		InputSchema: schema[PeekInput](map[string]bounds{
-			"last_n_chars": {min: 1, max: scrollbackSize, def: DefaultPeekChars},
+			// More than the scrollback holds shows all of it.
+			"last_n_chars": {min: 1, max: math.MaxInt32, def: DefaultPeekChars},
 		}),
 	}, func(_ context.Context, _ *mcp.CallToolRequest, in PeekInput) (*mcp.CallToolResult, any, error) {
 		r, err := s.Peek(in.LastNChars)

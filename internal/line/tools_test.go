@@ -144,6 +144,7 @@ func TestBadArgumentsAreNamedAndNothingIsSent(t *testing.T) {
 func TestExpectQuietAndTimeout(t *testing.T) {
 	t.Run("expect matches before the line goes quiet", func(t *testing.T) {
 		_, p, c, _ := openLine(t)
+		matched := make(chan struct{})
 		script(t, func() error {
 			if err := p.expect(":listf\r"); err != nil {
 				return err
@@ -151,10 +152,13 @@ func TestExpectQuietAndTimeout(t *testing.T) {
 			if err := p.write(":listf\r\n", "FOO   BAR\r\n*"); err != nil {
 				return err
 			}
-			time.Sleep(300 * time.Millisecond)
+			// The late line comes once the send has returned, however
+			// slowly either side runs.
+			<-matched
 			return p.write("late\r\n")
 		})
-		text, trailer := split(t, c.call("send", map[string]any{"input": ":listf", "expect": `\*$`, "quiet_ms": 5000}))
+		text, trailer := split(t, c.call("send", map[string]any{"input": ":listf", "expect": `\*$`, "quiet_ms": patienceMS}))
+		close(matched)
 		if text != ":listf\nFOO   BAR\n*" || reason(t, trailer) != ReasonMatched {
 			t.Errorf("send: %q %s, want the listing and reason matched", text, trailer)
 		}
@@ -212,7 +216,9 @@ func TestExpectQuietAndTimeout(t *testing.T) {
 				}
 			}
 		})
-		text, trailer := split(t, c.call("read", map[string]any{"timeout_ms": 600, "quiet_ms": 300}))
+		// A write every 30 ms: a machine ten times slower still leaves
+		// gaps well short of quiet_ms.
+		text, trailer := split(t, c.call("read", map[string]any{"timeout_ms": 3000, "quiet_ms": 1500}))
 		close(stop)
 		if reason(t, trailer) != ReasonTimeout || !strings.HasPrefix(text, "0 1 2 ") {
 			t.Errorf("read: %q %s, want a stream of numbers and reason timeout", text, trailer)
@@ -296,7 +302,10 @@ func TestMorePagesAreAnsweredAndRemoved(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			_, p, c, _ := openLine(t)
 			script(t, func() error { return pager(p, ":listf\r", 4, prompts[name]) })
-			text, trailer := split(t, c.call("send", map[string]any{"input": ":listf", "expect": `\*$`}))
+			// Only expect ends the call: the pages come when the script's
+			// goroutine runs, which on a loaded machine may be long after
+			// the default quiet_ms (issue 19, item 12).
+			text, trailer := split(t, c.call("send", map[string]any{"input": ":listf", "expect": `\*$`, "quiet_ms": patienceMS, "timeout_ms": maxWaitMS}))
 			// Each answered prompt leaves the empty line it stood on, and
 			// collapsing joins it to the page's blank first line.
 			want := listing(1, 4) + "*"
@@ -315,7 +324,7 @@ func TestMoreLimitThenReadContinues(t *testing.T) {
 	const pages = 25 // 24 prompts: 20 answered by send, 4 by read
 	script(t, func() error { return pager(p, ":listf\r", pages, []string{"--More-- (Space=yes, Rubout=no)"}) })
 
-	text, trailer := split(t, c.call("send", map[string]any{"input": ":listf", "quiet_ms": 3000}))
+	text, trailer := split(t, c.call("send", map[string]any{"input": ":listf", "quiet_ms": patienceMS, "timeout_ms": maxWaitMS}))
 	if reason(t, trailer) != ReasonMoreLimit || !strings.Contains(trailer, "20 --More-- answered") {
 		t.Fatalf("send trailer %q, want more_limit after 20 pages", trailer)
 	}
@@ -326,7 +335,7 @@ func TestMoreLimitThenReadContinues(t *testing.T) {
 		t.Error("status does not mention the waiting prompt")
 	}
 
-	text, trailer = split(t, c.call("read", map[string]any{"expect": `\*$`}))
+	text, trailer = split(t, c.call("read", map[string]any{"expect": `\*$`, "quiet_ms": patienceMS, "timeout_ms": maxWaitMS}))
 	if want := listing(22, pages) + "*"; text != want {
 		t.Errorf("read text:\n%q\nwant\n%q", text, want)
 	}
@@ -368,7 +377,7 @@ func TestRuboutFlushesInsteadOfPaging(t *testing.T) {
 				return err
 			}
 			for i := 0; i <= maxMorePages; i++ {
-				if err := p.write(fmt.Sprintf("\r\npage %d\r\n--More--", i)); err != nil {
+				if err := p.write(fmt.Sprintf("\r\npage %d\r\n--More-- (Space=yes, Rubout=no)", i)); err != nil {
 					return err
 				}
 				if i < maxMorePages {
@@ -382,7 +391,8 @@ func TestRuboutFlushesInsteadOfPaging(t *testing.T) {
 			}
 			return p.write("\r\nFLUSHED\r\n*")
 		})
-		_, trailer := split(t, c.call("send", map[string]any{"input": ":listf", "quiet_ms": 3000}))
+		// The call waits on the prompts, not on the clock.
+		_, trailer := split(t, c.call("send", map[string]any{"input": ":listf", "quiet_ms": patienceMS, "timeout_ms": maxWaitMS}))
 		if reason(t, trailer) != ReasonMoreLimit {
 			t.Fatalf("send: trailer %q, want more_limit", trailer)
 		}
