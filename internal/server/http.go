@@ -25,6 +25,7 @@ const machinesKept = "colophon-mcp.machines_opened"
 // handle twice and tells a client naming an old one that it was lost.
 func (s *Server) HTTP(opts transport.HTTPOptions) (*transport.HTTP, error) {
 	opts.Revisions = revisions
+	opts.NamesItself = namesTheBuild
 	h, err := transport.NewHTTP(s.mcp, opts)
 	if err != nil {
 		return nil, err

@@ -622,3 +622,56 @@ func TestHTTPAbandonedSessionsStayBounded(t *testing.T) {
 	}
 	waitFor(t, "the ended sessions' goroutines to go", func() bool { return runtime.NumGoroutine() < goroutines+goroutines/2 })
 }
+
+// BenchmarkHTTPCall is one tools/call over streamable HTTP on loopback, a
+// machine_list, in each era: a 2026-07-28 request alone, and a call in a
+// session of 2025-11-25. Each answer comes as an SSE stream.
+func BenchmarkHTTPCall(b *testing.B) {
+	s := serveHTTP(b, host.New(host.Options{Build: testBuild}), transport.HTTPOptions{})
+	for _, era := range []string{"2026-07-28", "2025-11-25"} {
+		b.Run(era, func(b *testing.B) {
+			var c *httpClient
+			if era == transport.Modern {
+				c = modernClient(b, s.url)
+			} else {
+				c = legacyClient(b, s.url, era)
+			}
+			for b.Loop() {
+				var list MachineList
+				c.call("machine_list", nil, &list)
+			}
+		})
+	}
+}
+
+// BenchmarkHTTPSessionOpen is initialize and notifications/initialized: a
+// legacy client opening a session, written to the sessions file.
+func BenchmarkHTTPSessionOpen(b *testing.B) {
+	s := serveHTTP(b, host.New(host.Options{Build: testBuild}), transport.HTTPOptions{
+		Sessions: filepath.Join(b.TempDir(), "sessions.json"), MaxSessions: 100,
+	})
+	for b.Loop() {
+		legacyClient(b, s.url, "2025-11-25")
+	}
+}
+
+// TestHTTPNamesTheBuildWhereTheSpecSays ("The name of the build"): over
+// HTTP as over stdio, a 2026-07-28 answer to server/discover, tools/list
+// or tools/call names the server and the build in its _meta, and the empty
+// answers the SDK gives for what the server does not offer do not.
+func TestHTTPNamesTheBuildWhereTheSpecSays(t *testing.T) {
+	s := serveHTTP(t, host.New(host.Options{Build: testBuild}), transport.HTTPOptions{})
+	c := modernClient(t, s.url)
+	for method, named := range map[string]bool{
+		"server/discover": true, "tools/list": true,
+		"prompts/list": false, "resources/list": false, "resources/templates/list": false,
+	} {
+		_, a, _ := c.post(method, nil, nil)
+		if a.Error != nil {
+			t.Fatalf("%s: %+v", method, a.Error)
+		}
+		if got := bytes.Contains(a.Result, []byte(mcp.MetaKeyServerInfo)); got != named {
+			t.Errorf("%s's answer names the server: %v, want %v (%s)", method, got, named, a.Result)
+		}
+	}
+}

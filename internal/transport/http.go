@@ -62,6 +62,12 @@ type HTTPOptions struct {
 
 	// Logger logs what the SDK's handlers log. Nil logs nothing.
 	Logger *slog.Logger
+
+	// NamesItself, if set, says which methods' answers carry the server's
+	// name in their _meta, io.modelcontextprotocol/serverInfo. The SDK puts
+	// it in every 2026-07-28 result; from the others it is taken off here.
+	// Nil leaves the SDK's way.
+	NamesItself func(method string) bool
 }
 
 // An HTTP serves one MCP server over streamable HTTP, both eras on one
@@ -242,11 +248,14 @@ func (h *HTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			mcp.UnsupportedProtocolVersionData{Supported: h.opts.Revisions, Requested: v})
 		return
 	}
-	w = &sseWriter{ResponseWriter: w, retry: h.retry}
 	if h.modern(r, msgs) {
-		h.stateless.ServeHTTP(w, r)
+		if h.opts.NamesItself != nil && len(msgs) == 1 && !h.opts.NamesItself(msgs[0].method) {
+			w = &unnamed{ResponseWriter: w}
+		}
+		h.stateless.ServeHTTP(&sseWriter{ResponseWriter: w, retry: h.retry}, r)
 		return
 	}
+	w = &sseWriter{ResponseWriter: w, retry: h.retry}
 	h.serveLegacy(w, r, msgs, id)
 }
 
@@ -645,6 +654,72 @@ func (w *sseWriter) Flush() {
 }
 
 func (w *sseWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// An unnamed writer takes the server's name off the _meta of the results
+// in the SSE events written through it. The SDK writes each event in one
+// Write, so each is rewritten whole.
+type unnamed struct {
+	http.ResponseWriter
+}
+
+var serverInfoKey = []byte(`"` + mcp.MetaKeyServerInfo + `"`)
+
+func (w *unnamed) Write(b []byte) (int, error) {
+	if !bytes.Contains(b, serverInfoKey) {
+		return w.ResponseWriter.Write(b)
+	}
+	lines := bytes.Split(b, []byte("\n"))
+	for i, l := range lines {
+		if data, ok := bytes.CutPrefix(l, []byte("data: ")); ok {
+			lines[i] = append([]byte("data: "), withoutName(data)...)
+		}
+	}
+	if _, err := w.ResponseWriter.Write(bytes.Join(lines, []byte("\n"))); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
+
+func (w *unnamed) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (w *unnamed) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// withoutName takes the server's name off a JSON-RPC answer's result's
+// _meta, and the _meta off if nothing else is in it; it leaves anything
+// else as it was.
+func withoutName(data []byte) []byte {
+	var msg map[string]json.RawMessage
+	if json.Unmarshal(data, &msg) != nil {
+		return data
+	}
+	var result map[string]json.RawMessage
+	if json.Unmarshal(msg["result"], &result) != nil {
+		return data
+	}
+	var meta map[string]json.RawMessage
+	if json.Unmarshal(result["_meta"], &meta) != nil {
+		return data
+	}
+	if _, ok := meta[mcp.MetaKeyServerInfo]; !ok {
+		return data
+	}
+	delete(meta, mcp.MetaKeyServerInfo)
+	if len(meta) == 0 {
+		delete(result, "_meta")
+	} else {
+		result["_meta"], _ = json.Marshal(meta)
+	}
+	msg["result"], _ = json.Marshal(result)
+	out, err := json.Marshal(msg)
+	if err != nil {
+		return data
+	}
+	return out
+}
 
 // A recorder keeps an answer the server gives itself.
 type recorder struct {
