@@ -152,7 +152,7 @@ func serveHTTP(ctx context.Context, srv *server.Server, addr, sessions string, s
 		// cancelled is left behind after the grace (issue 19, item 7).
 		select {
 		case err = <-served:
-		case <-time.After(server.StopGrace):
+		case <-time.After(server.DefaultStopGrace):
 		}
 	}
 	if err != nil {

@@ -52,6 +52,13 @@ type Options struct {
 	// host of its own that reads firmware from nowhere: machines can be
 	// asked for, and each is refused naming the firmware it lacks.
 	Host *host.Host
+
+	// StopGrace is how long Serve goes on writing answers once its
+	// client's input has ended or its context is done; 0 means
+	// DefaultStopGrace, which keeps a process's end within a second. A
+	// test that holds every answer to being written sets it long: Serve
+	// still returns as soon as they are.
+	StopGrace time.Duration
 }
 
 // A Server is one colophon-mcp server. Over stdio it serves one client at
@@ -80,6 +87,9 @@ type Server struct {
 func New(opts Options) *Server {
 	if opts.Build == "" {
 		opts.Build = build.Name()
+	}
+	if opts.StopGrace <= 0 {
+		opts.StopGrace = DefaultStopGrace
 	}
 	if opts.Host == nil {
 		opts.Host = host.New(host.Options{Build: opts.Build})
@@ -162,15 +172,16 @@ func (s *Server) Serve(ctx context.Context, t mcp.Transport) error {
 	select {
 	case err := <-ran:
 		return err
-	case <-time.After(StopGrace):
+	case <-time.After(s.opts.StopGrace):
 		return ctx.Err()
 	}
 }
 
-// StopGrace is how long Serve goes on once its client's input has ended or
-// its context is done: the answers written in that time are written, and
-// then Serve returns whatever still runs.
-const StopGrace = 900 * time.Millisecond
+// DefaultStopGrace is how long Serve goes on once its client's input has
+// ended or its context is done: the answers written in that time are
+// written, and then Serve returns whatever still runs. With the calls
+// cancelled at drainGrace, a process ends within a second.
+const DefaultStopGrace = 900 * time.Millisecond
 
 // Stop stops the server for good: every call running or waiting, over
 // stdio or HTTP, has its context cancelled, so that a run stops between
