@@ -131,9 +131,15 @@ func (b *bus) Out(port uint16, v byte) {
 	t1 := m.CPU.Tick
 	m.CPU.Tick += waitIO(t1)
 	iorq := t1 + 1
-	if offVideo(port) && m.observe == nil {
-		m.offVideoWrite(port, v, iorq)
-		return
+	if m.observe == nil {
+		switch {
+		case offVideo(port):
+			m.offVideoWrite(port, v, iorq)
+			return
+		case m.mapsOnly(port, v):
+			m.mapWrite(port, v, iorq)
+			return
+		}
 	}
 	m.catchUp(iorq)
 	if m.observe != nil {
@@ -152,6 +158,38 @@ func (b *bus) Out(port uint16, v byte) {
 // stood, does not watch. So a loader polling the disc controller a byte at
 // a time costs what its instructions cost.
 func offVideo(port uint16) bool { return port&0xE800 == 0xE800 }
+
+// mapsOnly reports whether an I/O write changes nothing the video runs by
+// or that moves the interrupt line, only the memory map as the processor
+// sees it, which the video, reading the RAM alone, never does (Grim, "The
+// Gate Array", MMR): the upper ROM number, at &DFxx with neither the Gate
+// Array, the 6845 nor the PPI selected; or the Gate Array's ROM enables,
+// in a write of its RMR that leaves the mode pending as it stands and the
+// interrupt counter alone. AMSDOS switches ROMs so for each call between
+// them, many times a sector; such a write leaves the video behind, as
+// offVideo's do.
+func (m *CPC) mapsOnly(port uint16, v byte) bool {
+	switch port & 0xE800 {
+	case 0xC800:
+		return true
+	case 0x6800:
+		return v>>6 == 2 && v&0x13 == m.GA.ModePending
+	}
+	return false
+}
+
+// mapWrite is a write mapsOnly passes: the memory map worked out again, and
+// the disc interface and the printer port told where A12, A10 and A7 reach
+// them.
+func (m *CPC) mapWrite(port uint16, v byte, iorq uint64) {
+	if port&0x8000 == 0 {
+		m.GA.Write(v)
+	} else {
+		m.UpperROM = v
+	}
+	m.remap()
+	m.offVideoWrite(port, v, iorq)
+}
 
 func (b *bus) Acknowledge() byte {
 	m := (*CPC)(b)
