@@ -63,6 +63,9 @@ const (
 	// &FF: tracks times sides at most (cpctech EDSK), which MaxCylinders
 	// of MaxSides stay inside.
 	maxTrackEntries = infoSize - 0x34
+	// standardSectors is the most sectors the original layout's Track
+	// Information Block lists: &18 to &FF, 8 bytes each (cpctech DSK).
+	standardSectors = (infoSize - 0x18) / 8
 	// MaxCylinders is the most cylinders a disc here holds: an 80-track
 	// drive's heads reach 82 to 84 (Quasar CPC).
 	MaxCylinders = 84
@@ -198,6 +201,9 @@ func parseTrack(b []byte, extended bool, cyl, side int) (fileTrack, error) {
 	}
 	t := fileTrack{formatted: true, rate: b[0x12], fm: b[0x13] == 1, gap3: b[0x16], filler: b[0x17]}
 	n := int(b[0x15])
+	if !extended && n > standardSectors {
+		return fileTrack{}, fmt.Errorf("%s lists %d sectors; the original layout's Track Information Block holds %d", where, n, standardSectors)
+	}
 	// The Sector Information List runs from &18, 8 bytes a sector; a list
 	// longer than the 256-byte block leaves a header rounded up to the next
 	// 256 (SAMdisk).

@@ -136,6 +136,53 @@ func TestDT9SaveRoundTrip(t *testing.T) {
 	}
 }
 
+// TestSaveStandard writes a disc in the original layout and reads it back
+// as the same disc, but for where its sectors lie; a disc that layout
+// cannot hold is refused, saying why.
+func TestSaveStandard(t *testing.T) {
+	for _, name := range []string{"caprice32_hello_extended.dsk", "cpcrogue_basic.dsk"} {
+		d, err := Read(shared.ReadFile(t, "testdata", "media", "cpc", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := SaveStandard(d)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !bytes.HasPrefix(out, []byte("MV - CPCEMU Disk-File\r\nDisk-Info\r\ncolophon")) {
+			t.Errorf("%s: saved as %q", name, out[:0x30])
+		}
+		back, err := Read(out)
+		if err != nil {
+			t.Fatalf("%s saved: %v", name, err)
+		}
+		if sectorsOf(back) != sectorsOf(d) {
+			t.Errorf("%s: the saved disc reads back otherwise", name)
+		}
+	}
+	if out, err := SaveStandard(laid(t, dsktest.DATA())); err != nil || !bytes.Equal(out[0x100:], dsktest.DATA()[0x100:]) {
+		t.Errorf("the blank DATA disc saved in its own layout differs from its file past the header (%v)", err)
+	}
+	weak := dsktest.Extended(1, 1, []dsktest.Track{{Sectors: []dsktest.Sector{{R: 1, N: 1, ST1: 0x20, ST2: 0x20, Data: make([]byte, 512)}}}})
+	if _, err := SaveStandard(laid(t, weak)); err == nil || !strings.Contains(err.Error(), "recorded in 2 copies") {
+		t.Errorf("a weak sector: %v", err)
+	}
+	mixed := dsktest.Extended(1, 1, []dsktest.Track{{Sectors: []dsktest.Sector{{R: 1, N: 2, Data: make([]byte, 512)}, {R: 2, N: 1, Data: make([]byte, 256)}}}})
+	if _, err := SaveStandard(laid(t, mixed)); err == nil || !strings.Contains(err.Error(), "gives every sector of a track its first's") {
+		t.Errorf("sectors of two sizes: %v", err)
+	}
+}
+
+// laid reads a file it must read.
+func laid(t *testing.T, file []byte) Disc {
+	t.Helper()
+	d, err := Read(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
 // TestWeakSectors: a sector whose data has a CRC error, recorded as three
 // copies of its 512 bytes, is three copies (SAMdisk's multiple copies); one
 // recorded at its size is one; and Byte answers each copy.
@@ -274,6 +321,7 @@ func TestMalformed(t *testing.T) {
 		{"truncated extended", ext[:len(ext)-10], "track 1 side 0 runs from byte"},
 		{"no Track-Info", edit(good, func(b []byte) []byte { copy(b[0x100+5*4864:], "Trash"); return b }), `track 5 side 0 opens "Trash`},
 		{"sector list too long", edit(ext, func(b []byte) []byte { b[0x100+0x15] = 200; return b }), "lists 200 sectors"},
+		{"more sectors than the original layout lists", edit(good, func(b []byte) []byte { b[0x100+0x15] = 30; return b }), "lists 30 sectors; the original layout's Track Information Block holds 29"},
 		{"sizes disagree", edit(ext, func(b []byte) []byte { binary.LittleEndian.PutUint16(b[0x100+0x18+6:], 4000); return b }), "the sizes disagree"},
 		{"standard sizes disagree", edit(good, func(b []byte) []byte { b[0x100+0x14] = 5; return b }), "the sizes disagree"},
 		{"offsets cut short", append(bytes.Clone(ext), "Offset-Info\r\n\x00\x00\x6a\x18"...), "the Offset-Info block is cut short at track 0 side 0 sector 0"},
@@ -341,6 +389,11 @@ func FuzzRead(f *testing.F) {
 		}
 		if sectorsOf(back) != sectorsOf(d) {
 			t.Fatal("saved, and read back otherwise")
+		}
+		if std, err := SaveStandard(d); err == nil {
+			if _, err := Read(std); err != nil {
+				t.Fatalf("saved in the original layout, and refused: %v", err)
+			}
 		}
 	})
 }

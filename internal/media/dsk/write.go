@@ -96,3 +96,80 @@ func saveTrack(d Disc, t Track, c, s int) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// SaveStandard writes a disc in the original layout, "MV - CPCEMU", for a
+// tool that reads no other: every track from cylinder 0 to the last
+// formatted one, or to the last its image had, each the size of the
+// largest, an unformatted one as a Track Information Block listing no
+// sector (cpctech DSK: "All tracks must have a Track Information Block").
+// The layout has no room for what the extended one records beside: a disc
+// with a sector of several copies, or of another size than its track's
+// first sector, or a track of more than 29 sectors, is refused, saying
+// which; where each sector lies is not written.
+func SaveStandard(d Disc) ([]byte, error) {
+	if !d.In() {
+		return nil, fmt.Errorf("there is no disc")
+	}
+	sides, cyls := d.Sides(), d.ImageCylinders()
+	size := infoSize
+	for c := range d.Cylinders() {
+		for s := range sides {
+			t := d.Track(c, s)
+			if !t.Formatted() {
+				continue
+			}
+			cyls = max(cyls, c+1)
+			where := fmt.Sprintf("track %d side %d", c, s)
+			if t.Sectors() > standardSectors {
+				return nil, fmt.Errorf("%s has %d sectors; the original layout lists %d at most", where, t.Sectors(), standardSectors)
+			}
+			bytes := infoSize
+			for i := range t.Sectors() {
+				sec := t.Sector(i)
+				want := 128 << min(int(t.Sector(0).N), 8)
+				switch {
+				case sec.Copies > 1:
+					return nil, fmt.Errorf("%s sector %d (ID &%02X) is recorded in %d copies; the original layout holds one", where, i, sec.R, sec.Copies)
+				case sec.Copies == 1 && sec.Size != want || 128<<min(int(sec.N), 8) != want:
+					return nil, fmt.Errorf("%s sector %d (ID &%02X) is %d bytes of size %d; the original layout gives every sector of a track its first's, %d bytes", where, i, sec.R, sec.Size, sec.N, want)
+				}
+				bytes += want
+			}
+			size = max(size, bytes)
+		}
+	}
+	if size > 0xFFFF {
+		return nil, fmt.Errorf("a track of %d bytes does not fit the original layout's 16-bit track size", size)
+	}
+	out := make([]byte, infoSize, infoSize+cyls*sides*size)
+	copy(out, "MV - CPCEMU Disk-File\r\nDisk-Info\r\n")
+	copy(out[0x22:0x30], Creator)
+	out[0x30], out[0x31] = byte(cyls), byte(sides)
+	le.PutUint16(out[0x32:], uint16(size))
+	for c := range cyls {
+		for s := range sides {
+			t := d.Track(c, s)
+			b := make([]byte, size)
+			copy(b, "Track-Info\r\n")
+			b[0x10], b[0x11], b[0x14] = byte(c), byte(s), 2
+			if t.Formatted() {
+				h := d.Image[t.at:]
+				n := t.Sectors()
+				b[0x15], b[0x16], b[0x17] = byte(n), h[2], h[3]
+				at := infoSize
+				for i := range n {
+					sec := t.Sector(i)
+					if i == 0 {
+						b[0x14] = sec.N
+					}
+					e := b[0x18+8*i:]
+					e[0], e[1], e[2], e[3], e[4], e[5] = sec.C, sec.H, sec.R, sec.N, sec.ST1, sec.ST2
+					copy(b[at:], d.Image[sec.at:sec.at+sec.Copies*sec.Size])
+					at += 128 << min(int(b[0x14]), 8)
+				}
+			}
+			out = append(out, b...)
+		}
+	}
+	return out, nil
+}
