@@ -366,7 +366,10 @@ func (f *FDC) Read(t uint64) byte {
 
 // Write writes the data register at tick t: a command's next byte, or a
 // byte the execution phase asked for. A byte written in the result phase
-// is not taken. The drives are turned to t, where a command begun looks at
+// is not taken. The controller is ready for a command's next byte at
+// once: the datasheet asks the processor to wait 12 µs before it reads the
+// main status register again (µPD765, Processor Interface), and gives no
+// time for RQM itself, which this leaves at RQM. The drives are turned to t, where a command begun looks at
 // them.
 func (f *FDC) Write(t uint64, v byte) {
 	f.Run(t)
