@@ -20,7 +20,7 @@ import (
 // SHA-256 of what it held when it was read (spec, "The files a machine is
 // built from"; FILE-1, FILE-4).
 type File struct {
-	Kind   string `json:"kind" jsonschema:"what the file is to the machine: firmware or snapshot"`
+	Kind   string `json:"kind" jsonschema:"what the file is to the machine: firmware, snapshot, state, disc or tape"`
 	Path   string `json:"path" jsonschema:"the file's absolute path on the server's file system"`
 	SHA256 string `json:"sha256" jsonschema:"the SHA-256 of the file as it was read, in lower-case hex"`
 }
@@ -61,15 +61,41 @@ func absolute(path string) (abs, wd string, err error) {
 // directory; anything there but a regular file, or a file past its size
 // rule, is refused unread (FILE-5, FILE-6, FILE-7).
 func readInput(kind, path string, rule sizeRule) (File, []byte, error) {
+	in, err := openInput(kind, path, rule)
+	if err != nil {
+		return File{}, nil, err
+	}
+	defer in.f.Close()
+	// Read no more than the rule allows, in case the file grows.
+	b, err := io.ReadAll(io.LimitReader(in.f, rule.most+1))
+	if err != nil {
+		return File{}, nil, fmt.Errorf("reading %s %s: %w", kind, quote.Path(in.abs), err)
+	}
+	if err := rule.check(kind, in.abs, int64(len(b))); err != nil {
+		return File{}, nil, err
+	}
+	return named(kind, in.abs, b), b, nil
+}
+
+// An input is a file a request names, opened to be read once it is known
+// to be reachable, a regular file, and within its size rule.
+type input struct {
+	f    *os.File
+	abs  string
+	size int64
+}
+
+// openInput opens a file a request names, refusing it as readInput says.
+func openInput(kind, path string, rule sizeRule) (input, error) {
 	if path == "" {
-		return File{}, nil, fmt.Errorf("%s: no path given", kind)
+		return input{}, fmt.Errorf("%s: no path given", kind)
 	}
 	if len(path) > MaxPath {
-		return File{}, nil, fmt.Errorf("%s path is %d bytes long; a path is at most %d", kind, len(path), MaxPath)
+		return input{}, fmt.Errorf("%s path is %d bytes long; a path is at most %d", kind, len(path), MaxPath)
 	}
 	abs, wd, err := absolute(path)
 	if err != nil {
-		return File{}, nil, err
+		return input{}, err
 	}
 	unreachable := func(err error) error {
 		var pe *fs.PathError
@@ -81,32 +107,25 @@ func readInput(kind, path string, rule sizeRule) (File, []byte, error) {
 	// Look before opening: opening a named pipe would wait for a writer.
 	fi, err := os.Stat(abs)
 	if err != nil {
-		return File{}, nil, unreachable(err)
+		return input{}, unreachable(err)
 	}
 	if err := rule.regular(kind, abs, fi); err != nil {
-		return File{}, nil, err
+		return input{}, err
 	}
 	f, err := os.Open(abs)
 	if err != nil {
-		return File{}, nil, unreachable(err)
+		return input{}, unreachable(err)
 	}
-	defer f.Close()
 	// And look again at what was opened, in case the name moved.
 	if fi, err = f.Stat(); err != nil {
-		return File{}, nil, fmt.Errorf("%s %s: %w", kind, quote.Path(abs), err)
+		f.Close()
+		return input{}, fmt.Errorf("%s %s: %w", kind, quote.Path(abs), err)
 	}
 	if err := rule.regular(kind, abs, fi); err != nil {
-		return File{}, nil, err
+		f.Close()
+		return input{}, err
 	}
-	// Read no more than the rule allows, in case the file grows.
-	b, err := io.ReadAll(io.LimitReader(f, rule.most+1))
-	if err != nil {
-		return File{}, nil, fmt.Errorf("reading %s %s: %w", kind, quote.Path(abs), err)
-	}
-	if err := rule.check(kind, abs, int64(len(b))); err != nil {
-		return File{}, nil, err
-	}
-	return named(kind, abs, b), b, nil
+	return input{f: f, abs: abs, size: fi.Size()}, nil
 }
 
 // regular refuses anything but a regular file, and a file past the rule.

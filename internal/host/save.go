@@ -60,3 +60,65 @@ func (h *Host) SnapshotSave(ctx context.Context, a SnapshotSaveArgs) (SnapshotSa
 		return SnapshotSaved{Handle: m.handle, File: f, Tick: m.m.Tick()}, nil
 	})
 }
+
+// StateSaveArgs are state_save's arguments.
+type StateSaveArgs struct {
+	Handle string `json:"handle" jsonschema:"the machine" maxLength:"64"`
+	State  string `json:"state,omitempty" jsonschema:"the state to write, by the name state_keep gave it: s1, s2 and on; the machine as it stands if not given" maxLength:"64"`
+	Path   string `json:"path" jsonschema:"the file to write, where no file is yet: a relative path is written from the server's working directory" maxLength:"4096"`
+}
+
+// StateSaved is state_save's answer.
+type StateSaved struct {
+	Handle  string `json:"handle" jsonschema:"the machine"`
+	State   string `json:"state,omitempty" jsonschema:"the state written, where one was named"`
+	File    File   `json:"file" jsonschema:"the file written, by its absolute path and the SHA-256 of what it holds"`
+	Tick    uint64 `json:"tick" jsonschema:"the tick the state stands at"`
+	Build   string `json:"build" jsonschema:"the build that wrote it, the one build that opens it field by field"`
+	Journal int    `json:"journal" jsonschema:"the entries of the journal the file carries, which another build makes the machine again from"`
+}
+
+// StateSave writes a state kept of the machine, or the machine as it
+// stands, to a new file, which machine_open stands a machine up from in
+// this server or another (KEEP-8 to KEEP-10). It moves nothing and is not
+// entered in the journal (J-4).
+//
+// A kept state holds the machine's own pointers, so it is read as the
+// machine it was kept of: the machine is kept as it stands, the state put
+// back into it and written, and the machine put back as it stood, each
+// sharing the pages it can, as keeping and restoring do.
+func (h *Host) StateSave(ctx context.Context, a StateSaveArgs) (StateSaved, error) {
+	return with(h, ctx, a.Handle, func(m *Machine) (StateSaved, error) {
+		if a.Path == "" {
+			return StateSaved{}, fmt.Errorf("argument \"path\" is missing: the file to write the state to")
+		}
+		journal := m.journal
+		if a.State != "" {
+			s, _, err := m.state(a.State)
+			if err != nil {
+				return StateSaved{}, err
+			}
+			now, err := keepImage(m.m, m.base)
+			if err != nil {
+				return StateSaved{}, err
+			}
+			restoreImage(s.image, now)
+			m.base = s.image
+			defer func() {
+				restoreImage(now, m.base)
+				m.base = now
+			}()
+			journal = s.journal
+		}
+		b, err := m.encodeState(h.opts.Build, journal)
+		if err != nil {
+			return StateSaved{}, fmt.Errorf("machine %s: %w", m.handle, err)
+		}
+		tick := m.m.Tick()
+		f, err := writeNew("state", a.Path, b)
+		if err != nil {
+			return StateSaved{}, err
+		}
+		return StateSaved{Handle: m.handle, State: a.State, File: f, Tick: tick, Build: h.opts.Build, Journal: len(journal)}, nil
+	})
+}

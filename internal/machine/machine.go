@@ -362,6 +362,17 @@ type Dirty interface {
 	Clean()
 }
 
+// BufferSetter is a Dirty machine a host stands up from a state file
+// (spec, "Keeping a machine"), which holds its buffers byte for byte after
+// its first line: the machine takes each back by the name Buffers gives it,
+// the bytes as the file holds them and its own from then on, or refuses
+// bytes that cannot be that buffer, saying why. A buffer is set before the
+// machine's fields are restored, since the fields may lean on it, as a
+// drive's do on its disc.
+type BufferSetter interface {
+	SetBuffer(name string, b []byte) error
+}
+
 // HaltWatch decides the halted stop (spec, "Time"; T-13): a request stops
 // at the end of a HALT that leaves interrupts disabled, where the
 // processor waits for good, unless it began there, in which case it runs

@@ -39,7 +39,7 @@ func (b *bus) Fetch(addr uint16) byte {
 	m.CPU.Tick += waitMem(t1)
 	p := &m.pages[addr>>14]
 	v := p.read[addr&0x3FFF]
-	if m.CPU.Responding || m.handlers.Active() {
+	if m.CPU.Responding || m.Handlers.Active() {
 		m.trackHandlers(addr)
 	}
 	if m.observe != nil {
@@ -54,15 +54,15 @@ func (b *bus) Fetch(addr uint16) byte {
 // processor coming back from a handler.
 func (m *CPC) trackHandlers(addr uint16) {
 	if m.CPU.Responding {
-		m.handlers.Enter(m.CPU.SP, addr)
+		m.Handlers.Enter(m.CPU.SP, addr)
 		return
 	}
-	m.handlers.Fetched(addr, m.CPU.SP)
+	m.Handlers.Fetched(addr, m.CPU.SP)
 }
 
 // InHandler reports whether the processor stands inside an interrupt's
 // handler (machine.Interrupts).
-func (m *CPC) InHandler() bool { return m.handlers.Inside(m.CPU.PC, m.CPU.SP) }
+func (m *CPC) InHandler() bool { return m.Handlers.Inside(m.CPU.PC, m.CPU.SP) }
 
 func (b *bus) Read(addr uint16) byte {
 	m := (*CPC)(b)
@@ -203,7 +203,7 @@ func (b *bus) Acknowledge() byte {
 	heard := t1 + 3 + w + 1
 	m.catchUp(heard)
 	m.GA.Acknowledge(m.raisedAt == heard)
-	m.handlers.Enter(m.CPU.SP, m.CPU.PC)
+	m.Handlers.Enter(m.CPU.SP, m.CPU.PC)
 	// Nothing drives the data bus during the acknowledge; it floats at &FF
 	// (Compendium ch. 27.5 finds it undetermined), which in mode 2 is the
 	// low byte of the vector.

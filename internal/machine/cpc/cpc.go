@@ -201,11 +201,11 @@ type CPC struct {
 	// devices are what is plugged in from outside (printer.go), shared too.
 	devices *devices
 
-	// handlers is the account of the interrupt handlers the processor is
+	// Handlers is the account of the interrupt handlers the processor is
 	// inside, kept at each acknowledge and opcode fetch (bus.go), for a
-	// host's clean stop. A state keeps it with the board; a snapshot or a
-	// state file, which hold no such thing, starts it empty.
-	handlers machine.Handlers
+	// host's clean stop. A state and a state file keep it with the board;
+	// a snapshot, which holds no such thing, starts it empty.
+	Handlers machine.Handlers `inspect:"handlers"`
 
 	// What follows is the board's machinery for running the video behind
 	// the processor. None of it is state of its own: between calls it is

@@ -1,6 +1,7 @@
 package cpc
 
 import (
+	"fmt"
 	"math/bits"
 
 	"colophon/internal/chip/monitor"
@@ -70,4 +71,50 @@ func (m *CPC) Clean() {
 	for i := range Drives {
 		clear(m.FDC.Units[i].Disc.Marks)
 	}
+}
+
+// SetBuffer puts back one of the buffers Buffers answers, as a state file
+// holds it (machine.BufferSetter): the RAM or the monitor's raster, as long
+// as the machine's; or the disc in a drive, a buffer of no bytes for none,
+// held to the bounds package dsk keeps a disc it laid out itself to
+// (KEEP-12), and put in at the machine's tick with its tab clear, which
+// the drive's fields, restored after, set as they stood.
+func (m *CPC) SetBuffer(name string, b []byte) error {
+	switch name {
+	case "ram", "raster":
+		to := m.RAM
+		if name == "raster" {
+			to = m.Monitor.Raster
+		}
+		if len(b) != len(to) {
+			return fmt.Errorf("%s is %d bytes; a %s's is %d", name, len(b), m.Model, len(to))
+		}
+		copy(to, b)
+		m.markRAM()
+		for y := range monitor.Height {
+			m.Monitor.MarkChanged(y)
+		}
+		return nil
+	}
+	for drive, d := range discBuffers {
+		if name != d {
+			continue
+		}
+		if len(b) == 0 {
+			if m.disc {
+				m.FDC.Eject(m.CPU.Tick, drive)
+			}
+			return nil
+		}
+		if !m.disc {
+			return fmt.Errorf("%s: a %s has no disc interface", name, m.Model)
+		}
+		disc, err := dsk.Laid(b)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		m.FDC.Insert(m.CPU.Tick, drive, disc, false)
+		return nil
+	}
+	return fmt.Errorf("a %s has no buffer called %q", m.Model, name)
 }

@@ -133,7 +133,9 @@ func TestSNA1StandsWhereTheMachineStands(t *testing.T) {
 			}
 			d := differences(t, m, l)
 			for p := range d {
-				if strings.HasPrefix(p, "fdc.") {
+				// Nor has any version room for the interrupt handlers'
+				// account.
+				if strings.HasPrefix(p, "fdc.") || strings.HasPrefix(p, "handlers.") {
 					delete(d, p)
 				}
 			}
@@ -217,7 +219,8 @@ func TestSNA3CountersPlaceTheVideo(t *testing.T) {
 	}
 	d := differences(t, m, l)
 	for p := range d {
-		if strings.HasPrefix(p, "fdc.") {
+		// Nor has any version room for the interrupt handlers' account.
+		if strings.HasPrefix(p, "fdc.") || strings.HasPrefix(p, "handlers.") {
 			delete(d, p)
 		}
 	}

@@ -1,6 +1,9 @@
 package spectrum
 
 import (
+	"bytes"
+	"fmt"
+
 	"colophon/internal/chip/ula"
 	"colophon/internal/machine"
 )
@@ -59,4 +62,31 @@ func (s *Spectrum) Clean() {
 	k.pic = [len(k.pic)]uint64{}
 	k.seen = s.ULA
 	k.moved = false
+}
+
+// SetBuffer puts back one of the buffers Buffers answers, as a state file
+// holds it (machine.BufferSetter): the processor's 64K, whose ROM below
+// &4000 must be the firmware this machine was built with, byte for byte,
+// and the ULA's picture, each as long as the machine's.
+func (s *Spectrum) SetBuffer(name string, b []byte) error {
+	switch name {
+	case "memory":
+		if len(b) != len(s.mem) {
+			return fmt.Errorf("memory is %d bytes; a Spectrum's is %d", len(b), len(s.mem))
+		}
+		if !bytes.Equal(b[:ROMSize], s.mem[:ROMSize]) {
+			return fmt.Errorf("memory below &4000 is not the ROM this machine was built with")
+		}
+		copy(s.mem[ROMSize:], b[ROMSize:])
+	case "picture":
+		pix := s.ULA.Picture().Pix
+		if len(b) != len(pix) {
+			return fmt.Errorf("picture is %d bytes; a Spectrum's is %d", len(b), len(pix))
+		}
+		copy(pix, b)
+	default:
+		return fmt.Errorf("a Spectrum has no buffer called %q", name)
+	}
+	s.markAll()
+	return nil
 }

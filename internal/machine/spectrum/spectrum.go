@@ -63,11 +63,11 @@ type Spectrum struct {
 	// shares.
 	marks *marks
 
-	// handlers is the account of the interrupt handlers the processor is
+	// Handlers is the account of the interrupt handlers the processor is
 	// inside, kept at each acknowledge and opcode fetch, for a host's
-	// clean stop. A state keeps it with the board; a snapshot or a state
-	// file, which hold no such thing, starts it empty.
-	handlers machine.Handlers
+	// clean stop. A state and a state file keep it with the board; a
+	// snapshot, which holds no such thing, starts it empty.
+	Handlers machine.Handlers `inspect:"handlers"`
 }
 
 var (
@@ -77,7 +77,7 @@ var (
 
 // InHandler reports whether the processor stands inside an interrupt's
 // handler (machine.Interrupts).
-func (s *Spectrum) InHandler() bool { return s.handlers.Inside(s.CPU.PC, s.CPU.SP) }
+func (s *Spectrum) InHandler() bool { return s.Handlers.Inside(s.CPU.PC, s.CPU.SP) }
 
 // New returns a Spectrum at power-on with the given firmware, which must
 // be exactly ROMSize bytes.
@@ -191,15 +191,15 @@ func (b *board) Fetch(addr uint16) uint8 {
 		c.Tick += b.ULA.Delay(c.Tick)
 	}
 	v := b.mem[addr]
-	if c.Responding || b.handlers.Active() {
+	if c.Responding || b.Handlers.Active() {
 		// The account of the interrupt handlers the processor is inside
 		// (machine.Handlers): an NMI's response fetches at the address
 		// it then pushes, and any other fetch may be the processor
 		// coming back from a handler.
 		if c.Responding {
-			b.handlers.Enter(c.SP, addr)
+			b.Handlers.Enter(c.SP, addr)
 		} else {
-			b.handlers.Fetched(addr, c.SP)
+			b.Handlers.Fetched(addr, c.SP)
 		}
 	}
 	if b.watching {
@@ -314,7 +314,7 @@ func (b *board) Internal(addr uint16, n int) {
 func (b *board) Acknowledge() uint8 {
 	c := &b.CPU
 	v := b.ULA.Floating(c.Tick)
-	b.handlers.Enter(c.SP, c.PC)
+	b.Handlers.Enter(c.SP, c.PC)
 	if b.watching {
 		b.observe(machine.Acknowledge, c.PC, v, v, c.Tick)
 	}

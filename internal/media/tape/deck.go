@@ -239,6 +239,20 @@ func (d *Deck) move(span uint64) {
 	}
 }
 
+// Reached plays the deck's tape from its start, by the rules of the
+// machine the deck plays it for, and reports whether a reader comes to
+// where the deck's stands, as a deck whose fields a state file wrote is
+// held to the tape it holds (spec, "Keeping a machine"; KEEP-13). It takes
+// as many pulses as the reader has played, and the steps between them. An
+// empty deck has nothing to reach.
+func (d *Deck) Reached() bool {
+	if d.tape == nil {
+		return true
+	}
+	_, ok := Reach(d.tape, d.machine, d.Reader)
+	return ok
+}
+
 // Validate holds the deck's fields to what a deck can hold: the reel
 // within its lag, the carry below its denominator, the reader within the
 // tape, and an empty deck empty.
