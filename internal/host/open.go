@@ -31,11 +31,11 @@ type OpenArgs struct {
 
 // Opened is machine_open's answer.
 type Opened struct {
-	Handle  string `json:"handle" jsonschema:"the machine's handle, which every other tool takes to name it"`
-	Machine string `json:"machine" jsonschema:"what it was built as"`
-	CRTC    *int   `json:"crtc,omitempty" jsonschema:"a CPC's 6845 type"`
-	Tick    uint64 `json:"tick" jsonschema:"its tick: 0, from power-on or from the snapshot; the state's, from a state file"`
-	Files   []File `json:"files" jsonschema:"every file read to build it: its firmware, then its snapshot or its state file, and the files a journal replayed read"`
+	Handle  string       `json:"handle" jsonschema:"the machine's handle, which every other tool takes to name it"`
+	Machine string       `json:"machine" jsonschema:"what it was built as"`
+	CRTC    *int         `json:"crtc,omitempty" jsonschema:"a CPC's 6845 type"`
+	Tick    uint64       `json:"tick" jsonschema:"its tick: 0, from power-on or from the snapshot; the state's, from a state file"`
+	Files   []File       `json:"files" jsonschema:"every file read to build it: its firmware, then its snapshot or its state file, and the files a journal replayed read"`
 	State   *StateOpened `json:"state,omitempty" jsonschema:"where it was stood up from a state file: how"`
 }
 

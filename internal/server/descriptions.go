@@ -5,7 +5,7 @@ package server
 // limit. The numbers are the spec's (spec/colophon-mcp.txt) and the host's
 // (internal/host), which the tests hold them to.
 
-const machineOpenDescription = `Stands up a new machine, from power-on or from a snapshot, and answers its handle, which every other tool takes to name it.
+const machineOpenDescription = `Stands up a new machine, from power-on, from a snapshot or from a state file, and answers its handle, which every other tool takes to name it.
 
 Arguments:
 - machine (required): cpc464, cpc664, cpc6128 or spectrum48, wired as the colophon command line wires them:
@@ -16,16 +16,18 @@ Arguments:
 - crtc: a CPC's 6845 type, 0 to 4 as the CRTC Compendium numbers them (0 HD6845S/UM6845, 1 UM6845R, 2 MC6845, 3 AMS40489, 4 AMS40226); 0, the first CPCs' type, if not given. A Spectrum takes none. set cannot change it later.
 - snapshot: a snapshot file to stand the machine up from, loaded as the colophon command line's run loads it, once the firmware is fitted. spectrum48 takes a 48K .sna of exactly 49179 bytes; a CPC takes an SNA of version 1, 2 or 3 of at most 8MB (8388608 bytes). Anything but a regular file is refused unread. A relative path is read from the server's working directory.
 - snapshot_sha256: the SHA-256 the snapshot must have, in hex; the open is refused if the file holds anything else. The journal gives it, so that a replay opens the same file.
+- state: a state file state_save wrote, in this server or another, to stand the machine up exactly as the state kept it: processor, chips, RAM, picture, discs, tape, tick and journal. machine must name the machine it holds; crtc and snapshot are not given with it, since the file carries its own. It opens only on the firmware the state was kept on, held to it by SHA-256: other firmware is refused, naming both hashes. Where this build wrote the file, the machine is written back field by field through set's checks, its discs held to the bounds of a disc this emulator laid out, its tape played again from its start to where its reader stood. Where another build wrote it, the file's fields are not read, since another build may give a name another meaning: the requests of its journal are made again, in order, on this build, each file they read held to its SHA-256, and a file a run wrote is written again elsewhere and taken away. A file over 128MB (134217728 bytes), or whose first line is over 32MB, is refused unread; so is a file cut short or altered, with what is wrong, and nothing is stood up.
 
 The firmware is read now, from the server's firmware directory (its --roms): cpc464.rom, cpc664.rom or cpc6128.rom (32768 bytes: the OS then BASIC), amsdos.rom (16384 bytes) for the 664 and 6128, and spectrum48.rom (16384 bytes). A missing file is refused by name, and so is a file of any other size.
 
-Answers {handle, machine, crtc, tick, files}:
+Answers {handle, machine, crtc, tick, files, state}:
 - handle: m1, m2 and on, in the order machines are stood up; a handle is never given twice.
 - crtc: a CPC's 6845 type.
-- tick: 0. A machine's tick counts processor T-states from power-on, or from its snapshot.
-- files: every file read to build the machine, firmware first and then the snapshot, each as {kind, path, sha256}: kind is firmware or snapshot, path is absolute, sha256 is of what the file held.
+- tick: 0, from power-on or a snapshot; a machine's tick counts processor T-states from power-on, or from its snapshot. From a state file, the state's tick.
+- files: every file read to build the machine, firmware first and then the snapshot or the state file, and after a state file another build wrote the files its journal read, each as {kind, path, sha256}: kind is firmware, snapshot, state, disc or tape, path is absolute, sha256 is of what the file held.
+- state: only for a state file: {build, by, tick, journal}: the build that wrote it; by, fields where this build wrote it and the machine stands exactly as the state kept it, or journal where another build wrote it and its journal was made again (compare the machine's tick with the state's to see that it came to the same place); the state's tick; and the entries of the state's journal.
 
-The open is the first entry of the machine's journal. The firmware takes time to start before it reads the keyboard: run a CPC 78 standard frames and a Spectrum 128 (as ticks: 6230016 and 8945664) before typing, as the command line does.`
+The open is the first entry of the machine's journal. A machine from a state file carries the state's journal on instead, whose first entry is the machine_open that first stood it up, and journal names the files that journal was built from; the open itself is not entered. The firmware takes time to start before it reads the keyboard: run a CPC 78 standard frames and a Spectrum 128 (as ticks: 6230016 and 8945664) before typing, as the command line does.`
 
 const machineListDescription = `Names every machine standing in this server, in the order machine_open stood them up, with the states kept of each.
 

@@ -18,3 +18,20 @@ Refused, with nothing written, where the processor stands inside a chain of DD/F
 Answers {handle, file, tick}: file is {kind, path, sha256}, the file written, its path absolute; tick is the machine's, at which the snapshot stands.
 
 Writes a file and moves nothing; not entered in the journal.`
+
+const stateSaveDescription = `Writes a state to a new file, which machine_open's state stands a machine up from, in this server or another, so that a machine outlasts the server that ran it and one worker begins where another left off.
+
+Arguments:
+- handle (required): the machine.
+- state: the state to write, by the name state_keep answered (s1, s2 and on); the machine as it stands if not given.
+- path (required): the file to write. It is written only where no file is; a relative path is written from the server's working directory.
+
+The file keeps everything the state keeps, as state_keep says: the processor, even inside a chain of DD/FD prefixes; every chip, where the video and the disc controller stand against the processor; the account of the interrupt handlers run's clean follows; all the RAM; the monitor's picture; each disc as it has been written; the tape and where it has played to; the tick; the journal; and the files the machine was built from. Its first line is JSON: {format, build, machine, crtc, tick, files, journal, fields, buffers}, fields being every field inspect reads, by its path; the buffers it lists follow it byte for byte: the RAM (a Spectrum's whole 64K), the picture, each drive's disc as this emulator lays it out, and the tape's image.
+
+Only this build opens the file field by field, on the same firmware; another build makes the machine again from the journal in it. A snapshot (snapshot_save) keeps less, but any build and other emulators read it.
+
+Refused for a state the machine does not hold, naming the states it holds, and for a path where a file already is.
+
+Answers {handle, state, file, tick, build, journal}: file is {kind, path, sha256}, the file written, its path absolute; tick is the state's; build is this server's, which opens the file field by field; journal is how many entries the file's journal holds.
+
+Writes a file and moves nothing; not entered in the journal.`

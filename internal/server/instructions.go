@@ -61,9 +61,7 @@ ERRORS
 // yet, each with what an agent meets instead. The instructions describe the
 // whole product, as the spec does; this list keeps them honest about this
 // build, and TestNotYetBuiltIsExactlyWhatIsMissing holds it to tools/list.
-var notYetBuilt = []struct{ name, instead string }{
-	{"state_save", "states are kept in memory only, and machine_open takes no state file"},
-}
+var notYetBuilt = []struct{ name, instead string }{}
 
 // notYetBuiltArguments names the arguments the spec describes and this
 // build's tools do not take yet; a request giving one is refused as an

@@ -9,4 +9,5 @@ import "github.com/modelcontextprotocol/go-sdk/mcp"
 func (s *Server) addSaveTools() {
 	h := s.host
 	addTool(s.mcp, &mcp.Tool{Name: "snapshot_save", Title: "Write a machine to a snapshot file", Description: snapshotSaveDescription, Annotations: writesFile}, h.SnapshotSave)
+	addTool(s.mcp, &mcp.Tool{Name: "state_save", Title: "Write a state to a file", Description: stateSaveDescription, Annotations: writesFile}, h.StateSave)
 }
