@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -486,3 +487,83 @@ func TestKEEP17DiscFromStateFile(t *testing.T) {
 
 // hexPairs writes bytes as poke takes them.
 func hexPairs(b []byte) string { return formatBytes(b) }
+
+// TestStateFileAtEveryStage writes a state file again and again as a 6128
+// saves to its disc and as a Spectrum loads from its tape, every few
+// thousand ticks, so that the disc controller is caught in every phase
+// and stage of its commands, searching, reading, writing, seeking, and
+// the tape's reader in every phase of its blocks; each file stood up
+// again stands as the machine stood, field for field, and at every tenth
+// runs on alike (KEEP-9, KEEP-11 to KEEP-13).
+func TestStateFileAtEveryStage(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		name  string
+		start func(t *testing.T, h *Host) string
+		ticks uint64
+		times int
+	}{
+		{"a 6128 saving", func(t *testing.T, h *Host) string {
+			a := openCPC(t, h)
+			must(h.DiscInsert(ctx, DiscInsertArgs{Handle: a, Path: discFile(t, "blank.dsk", dsktest.DATA())}))
+			must(h.Type(ctx, TypeArgs{Handle: a, Text: "10 PRINT \"EXAMPLE\"\nsave\"example\n"}))
+			// AMSDOS turns the motor on and waits for it to come up to
+			// speed before it asks the controller for anything.
+			must(h.Run(ctx, RunArgs{Handle: a, Ticks: ptr(uint64(5600000))}))
+			return a
+		}, 2999, 800},
+		{"a Spectrum loading", keptCases[2].start, 20011, 400},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := stateHost(t)
+			a := c.start(t, h)
+			m := machineOf(t, h, a)
+			seen := map[string]bool{}
+			for i := range c.times {
+				must(h.Run(ctx, RunArgs{Handle: a, Ticks: ptr(c.ticks)}))
+				b, err := m.encodeState(h.opts.Build, m.journal)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sf, err := decodeState(b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				n, _, err := h.fromState(ctx, m.kind, File{Kind: "state"}, sf)
+				if err != nil {
+					t.Fatalf("at tick %d: %v", m.m.Tick(), err)
+				}
+				other := New(h.opts)
+				other.register(n)
+				if d := lookAt(t, h, a).differ(lookAt(t, other, n.handle)); d != "" {
+					t.Fatalf("at tick %d, stood up from its file, the machine differs:\n%s", m.m.Tick(), d)
+				}
+				for _, p := range []string{"fdc.phase", "fdc.stage", "tape.reader.phase"} {
+					if v, err := h.Inspect(ctx, InspectArgs{Handle: a, Path: p}); err == nil {
+						seen[p+" "+fmt.Sprint(v.Value)] = true
+					}
+				}
+				if i%10 == 0 {
+					keep := must(h.StateKeep(ctx, StateKeepArgs{Handle: a}))
+					for _, x := range []struct {
+						h *Host
+						a string
+					}{{h, a}, {other, n.handle}} {
+						must(x.h.Run(ctx, RunArgs{Handle: x.a, Ticks: ptr(uint64(50000))}))
+					}
+					if d := lookAt(t, h, a).differ(lookAt(t, other, n.handle)); d != "" {
+						t.Fatalf("from tick %d, run on, the machine from its file differs:\n%s", keep.Tick, d)
+					}
+					must(h.StateRestore(ctx, StateArgs{Handle: a, State: keep.State}))
+					must(h.StateDrop(ctx, StateArgs{Handle: a, State: keep.State}))
+				}
+			}
+			var names []string
+			for s := range seen {
+				names = append(names, s)
+			}
+			slices.Sort(names)
+			t.Logf("caught at %s", strings.Join(names, ", "))
+		})
+	}
+}
