@@ -623,8 +623,8 @@ func (f *FDC) Validate() error {
 		return fmt.Errorf("length is %d; a sector's transfer is 0 to %d bytes", f.Length, maxLength)
 	case f.Count < 0 || f.Count > f.Length:
 		return fmt.Errorf("count is %d; 0 to length (%d) bytes are transferred", f.Count, f.Length)
-	case f.Sector < -1 || f.Sector > 0xFFFF:
-		return fmt.Errorf("sector is %d; a track's sectors are counted 0 to 65535, and -1 is the index hole a search waits for", f.Sector)
+	case f.Sector < 0 || f.Sector > 0xFFFF:
+		return fmt.Errorf("sector is %d; a track's sectors are counted 0 to 65535", f.Sector)
 	case f.Phase > Result:
 		return fmt.Errorf("phase is %d; the phases are command, execution and result", f.Phase)
 	case f.Stage >= stages:
