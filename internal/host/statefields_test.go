@@ -44,7 +44,7 @@ func TestStateFileKeepsEveryField(t *testing.T) {
 			"Tape.tape": tapeIn, "Tape.machine": tapeIn, "Tape.num": tapeIn, "Tape.den": tapeIn, "Tape.lag": tapeIn,
 			"GA.colours": derived, "GA.coloursValid": derived,
 			"lowerROM": firmware, "upperROM": firmware, "disc": built,
-			"View": "how the command line cuts the picture; a host never changes it",
+			"View":    "how the command line cuts the picture; a host never changes it",
 			"observe": request, "access": request, "watch": request, "control": request,
 			"marks": marks, "devices": "what is plugged in from outside, a test's printer",
 			"pages": derived, "nextChar": derived, "actAt": derived, "raisedAt": derived, "quietUntil": derived,

@@ -141,6 +141,7 @@ Answers {handle, path, value}. Values are numbers in decimal (unsigned integers 
 
 The fields a program works with most:
 - cpu, the Z80, on both machines: a f b c d e h l, the alternates a_ f_ b_ c_ d_ e_ h_ l_, ix iy sp pc, wz (MEMPTR), i r, im (0 to 2), iff1 iff2, halted (inside HALT; pc stays on the HALT opcode), prefix (&DD or &FD inside a chain of prefixes, else 0), int (the /INT line), nmi (an NMI waiting), instr_pc (where the instruction under way began), ei, p, q, tick (the machine's tick).
+- handlers, on both machines: depth, and frames[0] to frames[7], each {sp, ret}: the interrupt handlers the processor is inside, innermost last, as run's clean counts them; a state file keeps them, a snapshot does not.
 - A CPC: crtc, the 6845: type (by name: HD6845S, UM6845R, MC6845, AMS40489, AMS40226), registers[0] to registers[17] (R0 to R17), selected (the address register, 0 to 31), and its counters c0 (character in the line), c4 (character row), c9 (line in the row), c3l and c3h (line and frame sync so far), c5 (line of vertical adjustment), ma (the address put out), hsync, vsync.
   gate_array, the Gate Array: pen (0 to 15, or 16 for the border), inks[0] to inks[16] (hardware colour codes; [16] is the border), mode (0 to 3 in force), mode_pending, lower_rom and upper_rom (enabled), r52 (the interrupt counter), int (its request).
   psg, the AY-3-8912: registers[0] to registers[15] (as SOFT 968 numbers them: 0-5 tone periods, 6 noise, 7 mixer, 8-10 volumes, 11-12 envelope period, 13 shape, 14-15 ports), selected, chip_selected.
