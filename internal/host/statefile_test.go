@@ -567,3 +567,34 @@ func TestStateFileAtEveryStage(t *testing.T) {
 		})
 	}
 }
+
+// TestStateSaveDiscReplacedSince: a state kept with one disc in, written
+// once another disc has taken the drive, holds the disc it kept, and the
+// machine keeps the disc it holds now (KEEP-1, KEEP-10).
+func TestStateSaveDiscReplacedSince(t *testing.T) {
+	ctx := context.Background()
+	h := stateHost(t)
+	a := openCPC(t, h)
+	must(h.DiscInsert(ctx, DiscInsertArgs{Handle: a, Path: discFile(t, "blank.dsk", dsktest.DATA())}))
+	must(h.Type(ctx, TypeArgs{Handle: a, Text: "10 PRINT \"EXAMPLE\"\nsave\"example\n"}))
+	must(h.Run(ctx, RunArgs{Handle: a, Ticks: ptr(uint64(150 * cpc.TicksPerFrame))}))
+	kept := must(h.StateKeep(ctx, StateKeepArgs{Handle: a}))
+	keptDiscs := discsOf(t, h, a)
+	must(h.DiscInsert(ctx, DiscInsertArgs{Handle: a, Path: discFile(t, "other.dsk", dsktest.DATA())}))
+	now := lookAt(t, h, a)
+	nowDiscs := discsOf(t, h, a)
+	if slices.Equal(nowDiscs, keptDiscs) {
+		t.Fatal("the disc put in is the one kept")
+	}
+	path := filepath.Join(t.TempDir(), "kept.state")
+	must(h.StateSave(ctx, StateSaveArgs{Handle: a, State: kept.State, Path: path}))
+	if d := now.differ(lookAt(t, h, a)); d != "" || !slices.Equal(discsOf(t, h, a), nowDiscs) {
+		t.Fatalf("writing the state changed the machine:\n%s", d)
+	}
+	other := stateHost(t)
+	o := must(other.Open(ctx, OpenArgs{Machine: "cpc6128", State: path}))
+	if got := discsOf(t, other, o.Handle); !slices.Equal(got, keptDiscs) {
+		t.Errorf("opened from its file, the discs are %v; the state kept %v", got, keptDiscs)
+	}
+	catalogues(t, other, o.Handle, "the disc kept", "Drive A: user  0", "EXAMPLE .BAS   1K", "177K free")
+}
