@@ -112,6 +112,9 @@ type Machine struct {
 	base   image
 
 	q queue
+	// owner is the loop the machine belongs to, if one does (Own): its
+	// requests then wait on the owner's list instead of in q.
+	owner *Owner
 }
 
 // A queue runs a machine's requests one at a time in the order they took
@@ -209,6 +212,22 @@ func (h *Host) acquire(ctx context.Context, handle string) (*Machine, func(), er
 		h.mu.Unlock()
 		arrived(ctx)
 		return nil, nil, err
+	}
+	if o := m.owner; o != nil {
+		h.mu.Unlock()
+		t := &turn{granted: make(chan struct{}), done: make(chan struct{})}
+		if o.enqueue(t) {
+			arrived(ctx)
+			<-t.granted
+			if m.closed {
+				close(t.done)
+				return nil, nil, fmt.Errorf("machine %s was put away by a machine_close asked before this", handle)
+			}
+			return m, func() { m.publish(); close(t.done) }, nil
+		}
+		// The owner let the machine go as this request came: it waits
+		// in the queue, behind those the owner still serves.
+		h.mu.Lock()
 	}
 	t := m.q.ticket()
 	h.mu.Unlock()

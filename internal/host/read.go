@@ -428,6 +428,13 @@ func (h *Host) acquireTwo(ctx context.Context, first, second string) (*Machine, 
 		arrived(ctx)
 		return nil, nil, nil, fmt.Errorf("argument \"with\" is %s, the machine itself, which is alike everywhere: keep a state with state_keep and compare against it", second)
 	}
+	for _, m := range []*Machine{a, b} {
+		if m.owner != nil {
+			h.mu.Unlock()
+			arrived(ctx)
+			return nil, nil, nil, fmt.Errorf("machine %s runs in a window, in real time, and is compared only with its own states: keep one with state_keep and compare against it", m.handle)
+		}
+	}
 	ta, tb := a.q.ticket(), b.q.ticket()
 	h.mu.Unlock()
 	arrived(ctx)

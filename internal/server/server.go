@@ -59,6 +59,14 @@ type Options struct {
 	// test that holds every answer to being written sets it long: Serve
 	// still returns as soon as they are.
 	StopGrace time.Duration
+
+	// Instructions, if not empty, follow the server's own instructions:
+	// the window's account of itself (window.go).
+	Instructions string
+	// NoTools builds the server without its tools, for colophon-mcp
+	// proxy, which lists and answers the tools of the window it
+	// forwards to (window.go).
+	NoTools bool
 }
 
 // A Server is one colophon-mcp server. Over stdio it serves one client at
@@ -103,7 +111,7 @@ func New(opts Options) *Server {
 		opts:     opts,
 		host:     opts.Host,
 		mcp: mcp.NewServer(impl, &mcp.ServerOptions{
-			Instructions: Instructions,
+			Instructions: Instructions + opts.Instructions,
 			// The revisions the spec's "What it answers" names, newest
 			// first. The SDK then answers an initialize that asks for any
 			// other, 2025-03-26 say, in 2025-11-25, as the spec asks.
@@ -124,7 +132,9 @@ func New(opts Options) *Server {
 		serving: make(chan struct{}, 1),
 	}
 	s.mcp.AddReceivingMiddleware(s.nameTheBuild, s.inOrder, s.cancellable)
-	s.addTools()
+	if !opts.NoTools {
+		s.addTools()
+	}
 	return s
 }
 

@@ -160,7 +160,7 @@ func addContentTool[In, Out any](s *mcp.Server, t *mcp.Tool, h contentHandler[In
 			panic(fmt.Sprintf("tool %s: output: %v", t.Name, err))
 		}
 	}
-	s.AddTool(&tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	shelve(s, &tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var args In
 		if err := decodeArguments(name, in, resolved, req.Params.Arguments, &args); err != nil {
 			return refusal(err), nil

@@ -32,6 +32,18 @@ func local(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
+// Guard refuses, as the endpoint does, a request to h that a web page on
+// another site could have made (see local): the window's page and its
+// /alive are served beside /mcp on one port, and a page that could reach
+// them could turn dev mode on.
+func Guard(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if local(w, r) {
+			h.ServeHTTP(w, r)
+		}
+	})
+}
+
 func forbid(w http.ResponseWriter, why string) {
 	http.Error(w, "Forbidden: "+why, http.StatusForbidden)
 }
