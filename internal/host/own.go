@@ -194,17 +194,30 @@ func (o *Owner) Hold(keys []string) error {
 // Owner). It is refused, with the machine as it stood, where the frame
 // could end past the largest tick a machine reaches.
 func (o *Owner) RunFrame() (machine.Result, error) {
+	frames := uint64(1)
+	return o.run(RunArgs{Frames: &frames}, func(mm machine.Machine) machine.Result { return mm.RunFrames(1) })
+}
+
+// RunTicks runs the machine n ticks, as run does with ticks n, holding the
+// person's keys, and journals it as RunFrame does.
+func (o *Owner) RunTicks(n uint64) (machine.Result, error) {
+	if err := machine.CheckTicks(o.m.m, n); err != nil {
+		return machine.Result{}, err
+	}
+	return o.run(RunArgs{Ticks: &n}, func(mm machine.Machine) machine.Result { return mm.RunTicks(n) })
+}
+
+func (o *Owner) run(a RunArgs, f func(machine.Machine) machine.Result) (machine.Result, error) {
 	m := o.m
 	if m.closed {
 		return machine.Result{}, fmt.Errorf("machine %s was put away", m.handle)
 	}
 	mm := m.m
-	frames := uint64(1)
-	if err := m.room("the next frame", runSpan(mm, RunArgs{Frames: &frames})); err != nil {
+	if err := m.room("the window's run", runSpan(mm, a)); err != nil {
 		return machine.Result{}, err
 	}
 	tick := mm.Tick()
-	r := mm.RunFrames(1)
+	r := f(mm)
 	if r.Ticks > 0 {
 		o.journal(tick, r)
 	}
@@ -212,7 +225,7 @@ func (o *Owner) RunFrame() (machine.Result, error) {
 	return r, nil
 }
 
-// journal enters a frame run from tick in the span, or begins a new span.
+// journal enters a run from tick in the span, or begins a new span.
 func (o *Owner) journal(tick uint64, r machine.Result) {
 	m := o.m
 	s := &o.span

@@ -3,7 +3,6 @@ package window
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -33,12 +32,14 @@ import (
 //     modifiers are let go, since the PC's shift made the character and
 //     the machine's may not want it.
 //
-// The keys go down and up at frame boundaries, in the order the person
-// pressed them, each held for as long as typing holds a key (3 standard
-// frames) and each pressed again only once it has been up as long as
-// typing lets it go (3 frames on a CPC, 6 on a Spectrum, whose ROM takes
-// the same key again only after five of its scans), so that keys pressed
-// faster than the firmware scans them, as a test's are, still reach it.
+// The keys go down and up between frames, in the order the person pressed
+// them, each held for as long as typing holds a key (3 standard frames),
+// and none goes down until the last key to go up has been up as long as
+// typing lets a key go (3 frames on a CPC, 6 on a Spectrum, whose ROM
+// takes the same key again only after five of its scans): so that keys
+// pressed faster than the firmware scans them, as a test's are, still
+// reach it, and a key that follows a shifted one is not read with the
+// shift (a CPC reads the 2 after SHIFT and ; let go together as ").
 
 // A keyEvent is one key going down or up, or every key let go ("blur":
 // the page lost the keyboard).
@@ -237,9 +238,9 @@ type keyboard struct {
 	queue []keyEvent
 
 	down   map[string]downKey // by code
-	upAt   map[string]uint64  // the frame each machine key last went up
+	up     uint64             // the frame the last key went up, plus one; 0 for none yet
 	frame  uint64             // frames run in real time
-	queued int                // events pushed, ever, for the tests
+	queued int                // events pushed, ever
 }
 
 type downKey struct {
@@ -252,7 +253,7 @@ type downKey struct {
 const maxQueued = 256
 
 func newKeyboard(l *layout) *keyboard {
-	return &keyboard{l: l, down: map[string]downKey{}, upAt: map[string]uint64{}}
+	return &keyboard{l: l, down: map[string]downKey{}}
 }
 
 // push adds the page's events to the queue.
@@ -290,7 +291,7 @@ func (k *keyboard) step() (held []string, changed bool) {
 			if !ok {
 				break
 			}
-			if !k.rested(m.keys, now) {
+			if k.up > 0 && now < k.up-1+k.l.release {
 				return k.held(), changed
 			}
 			k.down[e.Code] = downKey{m, now}
@@ -311,22 +312,9 @@ func (k *keyboard) step() (held []string, changed bool) {
 	return k.held(), changed
 }
 
-// rested reports whether every one of keys has been up long enough to go
-// down again.
-func (k *keyboard) rested(keys []string, now uint64) bool {
-	for _, key := range keys {
-		if at, ok := k.upAt[key]; ok && now < at+k.l.release {
-			return false
-		}
-	}
-	return true
-}
-
 func (k *keyboard) lift(code string, d downKey, now uint64) {
 	delete(k.down, code)
-	for _, key := range d.keys {
-		k.upAt[key] = now
-	}
+	k.up = now + 1
 }
 
 // held is the machine's keys the keys down hold, in the machine's order.
@@ -355,6 +343,3 @@ func (k *keyboard) held() []string {
 	return out
 }
 
-// errNoKeyboard is answered where the machine is one the window has no
-// layout for.
-var errNoKeyboard = errors.New("the window has no keyboard layout for this machine")

@@ -36,21 +36,14 @@ func (w *Window) loop(ctx context.Context) {
 				running = false
 				continue
 			}
-			held, changed := w.keys.step()
-			if changed {
-				if err := w.owner.Hold(held); err != nil {
-					w.stop(err.Error())
-					continue
-				}
-			}
-			r, err := w.owner.RunFrame()
+			ticks, err := w.frame()
 			if err != nil {
 				w.stop(err.Error())
 				continue
 			}
 			w.publish()
-			next = next.Add(time.Duration(r.Ticks) * time.Second / time.Duration(w.clock))
-			if r.Ticks == 0 {
+			next = next.Add(time.Duration(ticks) * time.Second / time.Duration(w.clock))
+			if ticks == 0 {
 				next = next.Add(time.Second / 50)
 			}
 		}
@@ -67,6 +60,29 @@ func (w *Window) loop(ctx context.Context) {
 		}
 		timer.Reset(next.Sub(now))
 	}
+}
+
+// frame runs the machine's next frame with the person's keys, and answers
+// the ticks it ran. Keys that go down or up do so halfway through a
+// standard frame, away from the retrace: both machines' firmware scans
+// the keyboard in the interrupt the retrace brings (a CPC's every sixth,
+// a Spectrum's each), and keys changed while a scan reads the matrix line
+// by line would be read half before and half after (SHIFT seen with the
+// key that follows it).
+func (w *Window) frame() (uint64, error) {
+	var ticks uint64
+	if held, changed := w.keys.step(); changed {
+		r, err := w.owner.RunTicks(w.owner.StandardFrame() / 2)
+		if err != nil {
+			return 0, err
+		}
+		ticks += r.Ticks
+		if err := w.owner.Hold(held); err != nil {
+			return ticks, err
+		}
+	}
+	r, err := w.owner.RunFrame()
+	return ticks + r.Ticks, err
 }
 
 // publish shows the page the machine as it stands, and the status its
