@@ -161,10 +161,17 @@ func (p *Proxy) follow(ctx context.Context) {
 		return
 	}
 	p.opts.Logger.Info("a window runs", "address", p.opts.Window, "instance", instance)
+	// The calls go to the window from the moment its tools are listed.
+	tools, err := p.tools(ctx, up)
+	if err != nil {
+		p.opts.Logger.Warn("listing the window's tools", "error", err)
+		up.session.Close()
+		return
+	}
 	p.mu.Lock()
 	p.up = up
+	p.mirrorLocked(tools)
 	p.mu.Unlock()
-	p.relist(ctx, up)
 
 	// The window never finishes its answer: reading ends as its process
 	// does, or as the proxy stops.
@@ -173,13 +180,13 @@ func (p *Proxy) follow(ctx context.Context) {
 	p.mu.Lock()
 	if p.up == up {
 		p.up = nil
+		if ctx.Err() == nil {
+			p.mirrorLocked(p.catalogue)
+		}
 	}
 	p.mu.Unlock()
 	up.session.Close()
 	p.opts.Logger.Info("the window went", "address", p.opts.Window, "instance", instance)
-	if ctx.Err() == nil {
-		p.mirror(p.catalogue)
-	}
 }
 
 // connect opens a client session with the window.
@@ -201,24 +208,33 @@ func (p *Proxy) connect(ctx context.Context, instance string) (*upstream, error)
 	return up, nil
 }
 
-// relist lists the window's tools again and lists them as the proxy's.
+// relist lists the window's tools again, as its list changed, and lists
+// them as the proxy's.
 func (p *Proxy) relist(ctx context.Context, up *upstream) {
 	up.refresh.Lock()
 	defer up.refresh.Unlock()
+	tools, err := p.tools(ctx, up)
+	if err != nil {
+		p.opts.Logger.Warn("listing the window's tools", "error", err)
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.up == up {
+		p.mirrorLocked(tools)
+	}
+}
+
+// tools lists the window's tools, those the proxy can list as its own.
+func (p *Proxy) tools(ctx context.Context, up *upstream) ([]*mcp.Tool, error) {
 	var tools []*mcp.Tool
 	for t, err := range up.session.Tools(ctx, nil) {
 		if err != nil {
-			p.opts.Logger.Warn("listing the window's tools", "error", err)
-			return
+			return nil, err
 		}
 		tools = append(tools, t)
 	}
-	p.mu.Lock()
-	current := p.up == up
-	p.mu.Unlock()
-	if current {
-		p.mirror(Mirrorable(tools, p.opts.Logger))
-	}
+	return Mirrorable(tools, p.opts.Logger), nil
 }
 
 // mirror lists tools as the proxy's own, in place of those listed, and so
@@ -227,6 +243,11 @@ func (p *Proxy) relist(ctx context.Context, up *upstream) {
 func (p *Proxy) mirror(tools []*mcp.Tool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.mirrorLocked(tools)
+}
+
+// mirrorLocked is mirror with p.mu held.
+func (p *Proxy) mirrorLocked(tools []*mcp.Tool) {
 	old := p.listed
 	p.listed = nil
 	p.srv.ChangeTools(func(m *mcp.Server) {
