@@ -265,4 +265,3 @@ func TestPageDevModeSwitch(t *testing.T) {
 		t.Error("the switch turned off, and run is listed")
 	}
 }
-

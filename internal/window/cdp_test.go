@@ -269,10 +269,23 @@ func (b *browser) readLoop() {
 	}
 }
 
+// close asks Chromium to close, which it does with every process of its
+// own and its profile written, so that the profile can be removed; one
+// that does not within ten seconds is killed.
 func (b *browser) close() {
+	b.send("", "Browser.close", map[string]any{}, nil)
+	exited := make(chan struct{})
+	go func() {
+		b.cmd.Wait()
+		close(exited)
+	}()
+	select {
+	case <-exited:
+	case <-time.After(10 * time.Second):
+		b.cmd.Process.Kill()
+		<-exited
+	}
 	b.ws.conn.Close()
-	b.cmd.Process.Kill()
-	b.cmd.Wait()
 }
 
 // send sends one command, to the page whose session it names or to the
@@ -332,6 +345,7 @@ func (b *browser) open(tb testing.TB, url string) *page {
 	p := &page{b: b, session: attached.SessionID}
 	p.do(tb, "Emulation.setDeviceMetricsOverride", map[string]any{"width": 1400, "height": 1000, "deviceScaleFactor": 1, "mobile": false})
 	p.do(tb, "Page.navigate", map[string]any{"url": url})
+	p.until(tb, "the page is loaded and shows the machine", `window.colophon.status !== null && window.colophon.frames > 0`, 30*time.Second)
 	return p
 }
 

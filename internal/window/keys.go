@@ -342,4 +342,3 @@ func (k *keyboard) held() []string {
 	}
 	return out
 }
-

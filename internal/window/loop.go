@@ -5,11 +5,13 @@ import (
 	"time"
 )
 
-// behind is how far the loop may fall behind the machine's own time before
-// it gives up catching up: after a long request, or a stall of the
-// process, the machine goes on from now rather than racing through the
-// frames it missed.
-const behind = 100 * time.Millisecond
+// behind is how far the loop may fall behind the machine's own time and
+// still catch up, running the frames it missed one after another: a
+// process kept from the processor for a moment loses no time. Past it,
+// after a stall of the process, the machine goes on from now rather than
+// racing through a second of frames. A request that moves the machine
+// moves its time with it, and the loop goes on from now after it too.
+const behind = time.Second
 
 // loop runs the machine in real time until ctx is done: a frame, its
 // picture published, and then, until the machine's time for the next frame
@@ -27,9 +29,14 @@ func (w *Window) loop(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-w.owner.Wake():
+			tick := w.owner.Tick()
 			w.owner.ServePending()
 			w.publish()
-			continue
+			if w.owner.Tick() != tick {
+				running = false // the request ran the machine: its time is the request's
+			} else {
+				continue
+			}
 		case <-w.poke:
 		case <-timer.C:
 			if w.Paused() {
@@ -55,6 +62,11 @@ func (w *Window) loop(ctx context.Context) {
 			continue
 		}
 		if !running || now.Sub(next) > behind {
+			if running && now.Sub(next) > behind {
+				w.mu.Lock()
+				w.lost += now.Sub(next)
+				w.mu.Unlock()
+			}
 			next = now
 			running = true
 		}

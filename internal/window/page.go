@@ -95,6 +95,10 @@ type Status struct {
 	Driving  []string `json:"driving"`
 	Journal  int      `json:"journal"`
 	Problem  string   `json:"problem,omitempty"`
+	// LostMS is the time, in milliseconds, the machine has fallen behind
+	// real time while running and not caught up: after a request that ran
+	// it for long, or while the process was not given the processor.
+	LostMS int64 `json:"lost_ms"`
 }
 
 func (w *Window) status() (Status, <-chan struct{}) {
@@ -103,6 +107,7 @@ func (w *Window) status() (Status, <-chan struct{}) {
 	return Status{
 		Version: w.version, Instance: w.instance, Handle: w.handle, Machine: w.opts.Machine, Title: w.title,
 		Paused: w.paused, DevMode: w.devMode, Driving: w.driving, Journal: w.journal, Problem: w.problem,
+		LostMS: w.lost.Milliseconds(),
 	}, w.statusCh
 }
 

@@ -84,9 +84,10 @@ type Window struct {
 	mu       sync.Mutex
 	devMode  bool
 	paused   bool
-	version  uint64 // counts the changes the page's status shows
-	journal  int    // entries in the journal, as the loop last saw
-	problem  string // why the loop stopped by itself, if it did
+	version  uint64        // counts the changes the page's status shows
+	journal  int           // entries in the journal, as the loop last saw
+	problem  string        // why the loop stopped by itself, if it did
+	lost     time.Duration // the time the loop gave up catching up, running
 	statusCh chan struct{}
 
 	poke    chan struct{} // wakes the loop when the page pauses or runs it
