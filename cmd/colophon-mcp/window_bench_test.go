@@ -85,18 +85,23 @@ func measureWindow(b *testing.B, bin string, d time.Duration, withPage bool) (cp
 		go page(ctx, base)
 	}
 	lost0 := lostTime(b, base)
-	cpu0 := cpuTime(b, w.Process.Pid)
-	t0, wall0 := tick(), time.Now()
+	cpu0, at0 := cpuTime(b, w.Process.Pid), time.Now()
+	// Each tick is timed as its call is sent: the machine stands there
+	// or a little past as the window answers.
+	wall0 := time.Now()
+	t0 := tick()
 	ticker := time.NewTicker(100 * time.Millisecond)
 	defer ticker.Stop()
 	var t1 uint64
+	var wall time.Duration
 	for time.Since(wall0) < d {
 		<-ticker.C
+		sent := time.Now()
 		t1 = tick()
+		wall = sent.Sub(wall0)
 	}
-	wall := time.Since(wall0)
-	cpu1 := cpuTime(b, w.Process.Pid)
-	return (cpu1 - cpu0).Seconds() / wall.Seconds(), float64(t1-t0) / 4e6 / wall.Seconds(), lostTime(b, base) - lost0
+	cpu1, at1 := cpuTime(b, w.Process.Pid), time.Now()
+	return (cpu1 - cpu0).Seconds() / at1.Sub(at0).Seconds(), float64(t1-t0) / 4e6 / wall.Seconds(), lostTime(b, base) - lost0
 }
 
 // lostTime is the time the window says its machine fell behind real time

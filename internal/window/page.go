@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
@@ -174,6 +175,11 @@ func (w *Window) serveKeys(rw http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		http.Error(rw, err.Error(), http.StatusBadRequest)
 		return
+	}
+	if w.Paused() {
+		// A paused machine reads no keys: those pressed now would go
+		// down, long after, when it runs again. Keys let go still go up.
+		evs = slices.DeleteFunc(evs, func(e keyEvent) bool { return e.Type == "down" })
 	}
 	w.keys.push(evs)
 	rw.WriteHeader(http.StatusNoContent)

@@ -65,23 +65,51 @@ func Write(w io.Writer, roms string) error {
 	}
 	b.WriteString("\n## Each tool\n")
 	for _, t := range tools {
-		fmt.Fprintf(&b, "\n### %s\n\n", t.Name)
-		if t.Title != "" {
-			fmt.Fprintf(&b, "*%s.*", t.Title)
-			if a := t.Annotations; a != nil && a.ReadOnlyHint {
-				b.WriteString(" Reads only.")
-			}
-			b.WriteString("\n\n")
-		}
-		b.WriteString(strings.TrimSpace(t.Description))
-		b.WriteString("\n\n**Arguments**\n\n")
-		properties(&b, t.InputSchema)
-		b.WriteString("\n**Answer**\n\n")
-		properties(&b, t.OutputSchema)
+		tool(&b, t)
+	}
+	b.WriteString(windowPreamble)
+	ws := server.New(server.Options{Build: "toolsdoc", NoTools: true})
+	ws.AddDevMode(devMode{})
+	for _, t := range ws.Tools() {
+		tool(&b, t)
 	}
 	_, err = w.Write(b.Bytes())
 	return err
 }
+
+// tool writes one tool's section.
+func tool(b *bytes.Buffer, t *mcp.Tool) {
+	fmt.Fprintf(b, "\n### %s\n\n", t.Name)
+	if t.Title != "" {
+		fmt.Fprintf(b, "*%s.*", t.Title)
+		if a := t.Annotations; a != nil && a.ReadOnlyHint {
+			b.WriteString(" Reads only.")
+		}
+		b.WriteString("\n\n")
+	}
+	b.WriteString(strings.TrimSpace(t.Description))
+	b.WriteString("\n\n**Arguments**\n\n")
+	properties(b, t.InputSchema)
+	b.WriteString("\n**Answer**\n\n")
+	properties(b, t.OutputSchema)
+}
+
+const windowPreamble = `
+## The window's own tool
+
+colophon-mcp window (internal/window) serves the tools above for the one
+machine it runs, but for machine_open and machine_close; those that only
+look are always listed, and those that change the machine only while dev
+mode is on. It serves one tool more, which turns dev mode.
+`
+
+// devMode stands in for the window's dev mode: the document needs only the
+// tool's description and schemas.
+type devMode struct{}
+
+func (devMode) DevMode() bool     { return false }
+func (devMode) SetDevMode(bool)   {}
+func (devMode) Driving() []string { return nil }
 
 const preamble = `# The tools of colophon-mcp
 
