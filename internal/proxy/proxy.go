@@ -276,19 +276,21 @@ func (p *Proxy) forward(next mcp.MethodHandler) mcp.MethodHandler {
 		up := p.up
 		p.mu.Unlock()
 		if up == nil {
-			return refusal(NoWindow), nil
+			return server.AnswerIn(req, refusal(NoWindow)), nil
 		}
 		res, err := up.session.CallTool(ctx, &mcp.CallToolParams{Name: call.Params.Name, Arguments: call.Params.Arguments, Meta: call.Params.Meta})
 		var rpc *jsonrpc.Error
 		switch {
+		case err == nil && server.ModernCall(req):
+			return res, nil // as the window answered it, in 2026-07-28 too
 		case err == nil:
-			return res, nil
+			return server.AnswerIn(req, res), nil
 		case errors.As(err, &rpc):
 			return nil, rpc // the window's own answer
 		case ctx.Err() != nil:
 			return nil, err
 		}
-		return refusal(fmt.Sprintf("the window went away during the call (%v); %s", err, NoWindow)), nil
+		return server.AnswerIn(req, refusal(fmt.Sprintf("the window went away during the call (%v); %s", err, NoWindow))), nil
 	}
 }
 

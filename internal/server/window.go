@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"slices"
 	"sync"
@@ -116,7 +117,7 @@ func (s *Server) Refuse(why func(tool string) string) {
 	s.Intercept(func(next mcp.MethodHandler) mcp.MethodHandler {
 		answer := s.nameTheBuild(func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			call, _ := req.(*mcp.CallToolRequest)
-			return refusal(errors.New(why(call.Params.Name))), nil
+			return AnswerIn(req, refusal(errors.New(why(call.Params.Name)))), nil
 		})
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if call, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && call.Params != nil && why(call.Params.Name) != "" {
@@ -170,3 +171,45 @@ func (s *Server) AddDevMode(d DevMode) {
 // writesNothingBeyond is dev_mode's annotations: it changes no machine,
 // only which tools are served, and doing it twice is doing it once.
 var writesNothingBeyond = &mcp.ToolAnnotations{IdempotentHint: true, DestructiveHint: new(bool), OpenWorldHint: new(bool)}
+
+// AnswerIn makes a tool call's answer, made by middleware rather than by
+// the SDK's own tools/call, one of the revision the call was made in: in
+// 2026-07-28 a result names its resultType, complete here, and a client of
+// that revision refuses one that does not; in the revisions before it a
+// result has no such field. The SDK sets the field only on the answers of
+// its own tools/call, and keeps it where no one else can set it but by
+// decoding it, as a client does.
+func AnswerIn(req mcp.Request, res *mcp.CallToolResult) *mcp.CallToolResult {
+	plain := &mcp.CallToolResult{Meta: res.Meta, Content: res.Content, StructuredContent: res.StructuredContent, IsError: res.IsError}
+	if !ModernCall(req) {
+		return plain
+	}
+	b, err := json.Marshal(plain)
+	var fields map[string]json.RawMessage
+	if err != nil || json.Unmarshal(b, &fields) != nil {
+		return plain
+	}
+	fields["resultType"] = json.RawMessage(`"complete"`)
+	var out mcp.CallToolResult
+	if b, err = json.Marshal(fields); err != nil || json.Unmarshal(b, &out) != nil {
+		return plain
+	}
+	if e := res.GetError(); e != nil {
+		out.SetError(e)
+		out.Content = plain.Content
+	}
+	return &out
+}
+
+// ModernCall reports whether a request was made in 2026-07-28 or later:
+// on a connection no initialize opened, as the SDK judges it.
+func ModernCall(req mcp.Request) bool {
+	ss, ok := req.GetSession().(*mcp.ServerSession)
+	if !ok || ss == nil {
+		return false
+	}
+	if p := ss.InitializeParams(); p != nil && p.ProtocolVersion != "" {
+		return p.ProtocolVersion >= modern
+	}
+	return true
+}

@@ -399,3 +399,29 @@ func itoa(n uint32) string {
 	b, _ := json.Marshal(n)
 	return string(b)
 }
+
+// TestRefusalNamesItsResultType: a driving call refused with dev mode off,
+// made in 2026-07-28, is answered as that revision's clients require, its
+// result naming its resultType, complete, though no tool of the SDK's made
+// it (server.AnswerIn).
+func TestRefusalNamesItsResultType(t *testing.T) {
+	w, base := startWindow(t, Options{Machine: "spectrum48"})
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"run","arguments":{"handle":"` + w.Handle() + `","frames":1},` +
+		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"test","version":"0"},"io.modelcontextprotocol/clientCapabilities":{}}}}`
+	req, _ := http.NewRequest(http.MethodPost, base+"/mcp", strings.NewReader(body))
+	for k, v := range map[string]string{
+		"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+		"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "run",
+	} {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(b), `"isError":true`) || !strings.Contains(string(b), `"resultType":"complete"`) || !strings.Contains(string(b), "dev mode is off") {
+		t.Errorf("a refusal in 2026-07-28: %s", b)
+	}
+}

@@ -180,13 +180,13 @@ class InPlaceStdio extends ModernStdio {}
 
 // connectModern starts a server and connects @modelcontextprotocol/client's
 // client to it pinned to 2026-07-28, which names the revision in every
-// request's _meta.
-export async function connectModern(args = serverArgs()) {
+// request's _meta; options add to the client's.
+export async function connectModern(args = serverArgs(), options = {}) {
   const transport = new InPlaceStdio({ command: server, args, stderr: 'inherit' });
   const rec = record(transport);
   const client = new ModernClient(
     { name: 'colophon-real-client', version: '1.0.0' },
-    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } }, ...options },
   );
   await client.connect(transport);
   return { client, rec, era: 'modern 2026-07-28' };

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
-import { call, eras, needMachines, refused, server, serverArgs } from './lib.mjs';
+import { call, connectLegacy, connectModern, needMachines, refused, server, serverArgs } from './lib.mjs';
 
 const NO_WINDOW = 'no window is running; start one with colophon-mcp window';
 
@@ -60,14 +60,33 @@ async function names(client) {
   return (await client.listTools()).tools.map((t) => t.name).sort();
 }
 
+// Each era's client, connected to the proxy, counting the times it is
+// told the tool list changed: the legacy one by its notification, the
+// modern one on the subscriptions/listen stream it opens.
+const eras = [
+  {
+    name: 'legacy 2025-11-25',
+    connect: async (args, changed) => {
+      const { client } = await connectLegacy('2025-11-25', args);
+      client.setNotificationHandler(ToolListChangedNotificationSchema, changed);
+      return client;
+    },
+  },
+  {
+    name: 'modern 2026-07-28',
+    connect: async (args, changed) =>
+      (await connectModern(args, { listChanged: { tools: { onChanged: changed } } })).client,
+  },
+];
+
 for (const era of eras) {
   test(`${era.name} through the proxy to a window`, async () => {
     needMachines();
     const window = await startWindow('cpc6128');
-    const { client } = await era.connect(['proxy', '--window-port', String(window.port)]);
     let changes = 0;
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => { changes++; });
+    let client;
     try {
+      client = await era.connect(['proxy', '--window-port', String(window.port)], () => { changes++; });
       // The proxy finds the window.
       await until('the window reached through the proxy', async () => {
         const r = await client.callTool({ name: 'machine_list', arguments: {} });
@@ -104,7 +123,7 @@ for (const era of eras) {
       listed = await names(client);
       assert.ok(!listed.includes('dev_mode') && listed.includes('monitor'), `with no window, listed ${listed}`);
     } finally {
-      await client.close();
+      await client?.close();
       await window.kill();
     }
   });
