@@ -18,21 +18,6 @@ import (
 	"colophon/internal/shared"
 )
 
-// buildBinary builds colophon-mcp for the tests that run it as a process
-// of its own, as a client and a person do.
-func buildBinary(tb testing.TB) string {
-	tb.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	bin := filepath.Join(tb.TempDir(), "colophon-mcp")
-	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		tb.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // freePort finds a port nothing listens on.
 func freePort(tb testing.TB) int {
 	tb.Helper()

@@ -18,7 +18,7 @@ import (
 )
 
 // buildBinary builds this command into a temporary directory.
-func buildBinary(t *testing.T) string {
+func buildBinary(t testing.TB) string {
 	t.Helper()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
