@@ -82,7 +82,11 @@ func run(args []string, getenv func(string) string, stderr io.Writer) error {
 			served <- serveHTTP(ctx, server, cfg, stderr)
 			return
 		}
-		served <- server.Run(ctx, &transport.Stdio{Reader: os.Stdin, Writer: os.Stdout})
+		// The end of input closes the line, so that a call waiting on it
+		// returns at once, and its answer is written before the end is
+		// reported (issue 19, item 7).
+		served <- server.Run(ctx, &transport.Stdio{Reader: os.Stdin, Writer: os.Stdout,
+			Ended: func() { session.Close() }, Drain: stopGrace})
 	}()
 	select {
 	case err := <-served:

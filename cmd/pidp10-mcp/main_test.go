@@ -392,3 +392,63 @@ func TestMalformedLinesAreAnswered(t *testing.T) {
 		t.Errorf("the ping after the malformed lines: %s", got)
 	}
 }
+
+// TestEndOfInputWhileACallWaits (issue 19, items 7 and 8): the input ends
+// while a send waits ten minutes for output that never comes; the line is
+// reset at once, the send is answered, closed, before the process goes, and
+// the process ends.
+func TestEndOfInputWhileACallWaits(t *testing.T) {
+	l := newLineEnd(t)
+	cmd := exec.Command(buildServer(t))
+	cmd.Env = append(os.Environ(), "PIDP10_HOST=127.0.0.1", "PIDP10_PORT="+l.port())
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() { cmd.Process.Kill() })
+	lines := bufio.NewScanner(out)
+	write := func(s string) {
+		if _, err := io.WriteString(in, s+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	next := func() string {
+		if !lines.Scan() {
+			t.Fatalf("the server wrote no more: %v", lines.Err())
+		}
+		return lines.Text()
+	}
+	// The line greets and then says nothing, whatever it is sent.
+	peer := make(chan net.Conn, 1)
+	go func() {
+		c := <-l.conns
+		c.Write([]byte("\r\nConnected to the KA-10 simulator\r\n"))
+		peer <- c
+	}()
+	write(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
+	next()
+	write(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	write(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"open","arguments":{}}}`)
+	if got := next(); !strings.Contains(got, "KA-10") {
+		t.Fatalf("open: %s", got)
+	}
+	c := <-peer
+	t.Cleanup(func() { c.Close() })
+	write(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"send","arguments":{"input":"hello","expect":"NEVER","timeout_ms":600000,"quiet_ms":600000}}}`)
+	if err := readUntil(c, "hello"); err != nil {
+		t.Fatal(err)
+	}
+	in.Close()
+	expectReset(t, c)
+	if got := next(); !strings.Contains(got, `"id":3`) || !strings.Contains(got, "closed") {
+		t.Errorf("the waiting send was answered %s, want its answer with reason closed", got)
+	}
+	select {
+	case <-exited:
+	case <-time.After(2 * patience):
+		t.Fatal("the server did not exit")
+	}
+}

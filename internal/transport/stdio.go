@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"colophon/internal/quote"
 
@@ -36,6 +37,18 @@ type Stdio struct {
 	// MaxMessage. A longer line is answered -32600 naming the limit, and
 	// skipped to its end without being held.
 	MaxLine int
+
+	// Ended, if set, is told when the input ends, before the connection
+	// drains: pidp10-mcp closes its line there, so that a call waiting on
+	// it returns at once.
+	Ended func()
+	// Drain is how long, once the input ends, the connection goes on
+	// answering the calls it has read before it reports the end: the end
+	// of input means no more requests, not no more answers, but the go-sdk
+	// drops the answers not yet written when it sees the end (go-sdk issue
+	// #1061). 0 reports the end at once, for a server that drains itself
+	// (colophon-mcp's revision.go).
+	Drain time.Duration
 }
 
 // Connect starts reading lines.
@@ -45,11 +58,15 @@ func (t *Stdio) Connect(context.Context) (mcp.Connection, error) {
 		max = MaxMessage
 	}
 	c := &stdioConn{
-		w:     t.Writer,
-		read:  make(chan readResult),
-		done:  make(chan struct{}),
-		limit: max,
+		w:       t.Writer,
+		read:    make(chan readResult),
+		done:    make(chan struct{}),
+		limit:   max,
+		ended:   t.Ended,
+		drain:   t.Drain,
+		pending: map[jsonrpc.ID]bool{},
 	}
+	c.answered = sync.NewCond(&c.mu)
 	go c.readLines(bufio.NewReaderSize(t.Reader, 64<<10))
 	return c, nil
 }
@@ -61,6 +78,12 @@ type readResult struct {
 
 type stdioConn struct {
 	limit int
+	ended func()
+	drain time.Duration
+
+	mu       sync.Mutex
+	pending  map[jsonrpc.ID]bool // calls read and not yet answered
+	answered *sync.Cond
 
 	wmu sync.Mutex // one message written at a time, whole
 	w   io.Writer
@@ -96,11 +119,45 @@ func (c *stdioConn) readLines(r *bufio.Reader) {
 		}
 		if err != nil {
 			if errors.Is(err, io.EOF) {
-				err = io.EOF // the client's end of input, which the server drains on
+				err = io.EOF // the client's end of input
+				if c.ended != nil {
+					c.ended()
+				}
+				c.waitForAnswers()
 			}
 			c.deliver(readResult{err: err})
 			return
 		}
+	}
+}
+
+// waitForAnswers waits until every call read has been answered, or the
+// drain's time is up, or the connection closes.
+func (c *stdioConn) waitForAnswers() {
+	if c.drain <= 0 {
+		return
+	}
+	up := false
+	timer := time.AfterFunc(c.drain, func() {
+		c.mu.Lock()
+		up = true
+		c.answered.Broadcast()
+		c.mu.Unlock()
+	})
+	defer timer.Stop()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for len(c.pending) > 0 && !up && !isClosed(c.done) {
+		c.answered.Wait()
+	}
+}
+
+func isClosed(ch chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
 	}
 }
 
@@ -148,6 +205,11 @@ func readLine(r *bufio.Reader, limit int) (line []byte, tooLong bool, err error)
 func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	select {
 	case r := <-c.read:
+		if req, ok := r.msg.(*jsonrpc.Request); ok && req.IsCall() && c.drain > 0 {
+			c.mu.Lock()
+			c.pending[req.ID] = true
+			c.mu.Unlock()
+		}
 		return r.msg, r.err
 	case <-ctx.Done():
 		return nil, ctx.Err()
@@ -162,7 +224,14 @@ func (c *stdioConn) Write(_ context.Context, msg jsonrpc.Message) error {
 	if err != nil {
 		return fmt.Errorf("encoding a message to write: %w", err)
 	}
-	return c.writeLine(data)
+	err = c.writeLine(data)
+	if resp, ok := msg.(*jsonrpc.Response); ok && c.drain > 0 {
+		c.mu.Lock()
+		delete(c.pending, resp.ID)
+		c.answered.Broadcast()
+		c.mu.Unlock()
+	}
+	return err
 }
 
 func (c *stdioConn) writeLine(data []byte) error {
@@ -178,6 +247,9 @@ func (c *stdioConn) writeLine(data []byte) error {
 // are the process's.
 func (c *stdioConn) Close() error {
 	c.closeOnce.Do(func() { close(c.done) })
+	c.mu.Lock()
+	c.answered.Broadcast() // a drain waiting on answers stops waiting
+	c.mu.Unlock()
 	return nil
 }
 

@@ -2,10 +2,13 @@ package transport
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -194,3 +197,47 @@ func TestStdioLastLineWithoutNewline(t *testing.T) {
 }
 
 func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
+
+// TestStdioDrainAnswersAfterTheEnd: with Drain, a call read before the
+// input ended is answered before the end reaches the server, which the
+// go-sdk takes for the end of the connection (go-sdk #1061); and Ended is
+// told of the end first.
+func TestStdioDrainAnswersAfterTheEnd(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	release := make(chan struct{})
+	srv.AddTool(&mcp.Tool{Name: "slow", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			<-release // returns once the input has ended
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
+		})
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{}}}
+`)
+	var out syncBuffer
+	err := srv.Run(context.Background(), &Stdio{Reader: in, Writer: &out, Drain: time.Minute, Ended: func() { close(release) }})
+	if err != nil && !errors.Is(err, io.EOF) {
+		t.Logf("Run: %v", err)
+	}
+	if !strings.Contains(out.String(), `"id":2,"result"`) {
+		t.Errorf("the call made before the end was not answered: %s", out.String())
+	}
+}
+
+// A syncBuffer is a bytes.Buffer safe for the server's writers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
