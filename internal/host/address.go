@@ -169,14 +169,4 @@ func parseBytes(arg, text string) ([]byte, error) {
 
 // formatBytes writes bytes as pairs of capital hex digits, a space
 // between each: the form peek answers and the journal keeps (W-19).
-func formatBytes(b []byte) string {
-	var s strings.Builder
-	s.Grow(3 * len(b))
-	for i, v := range b {
-		if i > 0 {
-			s.WriteByte(' ')
-		}
-		fmt.Fprintf(&s, "%02X", v)
-	}
-	return s.String()
-}
+func formatBytes(b []byte) string { return listedBytes(b) }

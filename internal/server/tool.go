@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"sort"
 	"strconv"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -128,37 +129,18 @@ func addTool[In, Out any](s *mcp.Server, t *mcp.Tool, h handler[In, Out]) {
 // It panics if In or Out has no schema a client may be given, since that is
 // a mistake in the server and not in a request.
 func addContentTool[In, Out any](s *mcp.Server, t *mcp.Tool, h contentHandler[In, Out]) {
-	in, err := schemaFor[In]()
+	sc, err := schemasOf[In, Out]()
 	if err != nil {
-		panic(fmt.Sprintf("tool %s: input: %v", t.Name, err))
+		panic(fmt.Sprintf("tool %s: %v", t.Name, err))
 	}
-	if in.Type != "object" {
-		panic(fmt.Sprintf("tool %s: input: arguments are an object, so In must be a struct, not %v", t.Name, reflect.TypeFor[In]()))
-	}
-	if err := bound(reflect.TypeFor[In](), in); err != nil {
-		panic(fmt.Sprintf("tool %s: input: %v", t.Name, err))
-	}
-	resolved, err := in.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
-	if err != nil {
-		panic(fmt.Sprintf("tool %s: input: %v", t.Name, err))
-	}
-	out, err := schemaFor[Out]()
-	if err != nil {
-		panic(fmt.Sprintf("tool %s: output: %v", t.Name, err))
-	}
-	if out.Type != "object" {
-		panic(fmt.Sprintf("tool %s: output: structured content is an object, so Out must be a struct, not %v", t.Name, reflect.TypeFor[Out]()))
-	}
+	in, resolved, out, outResolved := sc.in, sc.resolved, sc.out, sc.outResolved
 
 	tool := *t
 	tool.InputSchema = in
 	tool.OutputSchema = out
 	name := t.Name
-	var outResolved *jsonschema.Resolved
-	if checkAnswers {
-		if outResolved, err = out.Resolve(nil); err != nil {
-			panic(fmt.Sprintf("tool %s: output: %v", t.Name, err))
-		}
+	if !checkAnswers {
+		outResolved = nil
 	}
 	shelve(s, &tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var args In
@@ -195,6 +177,56 @@ func fits(s *jsonschema.Resolved, data []byte) error {
 		return err
 	}
 	return s.Validate(v)
+}
+
+// toolSchemas are a tool's schemas, inferred from its Go types: what it
+// takes, resolved for validation, and what it answers, resolved too.
+type toolSchemas struct {
+	in, out               *jsonschema.Schema
+	resolved, outResolved *jsonschema.Resolved
+}
+
+// schemaCache holds each pair of types' schemas, inferred once: every
+// server built in a process has the same tools, and inferring them is most
+// of what building one costs. The schemas are read and never written once
+// made, so servers share them.
+var schemaCache sync.Map // [2]reflect.Type → *toolSchemas
+
+// schemasOf infers a tool's schemas from In and Out, or answers them as
+// inferred before. It refuses types that make no schema a client may be
+// given, since that is a mistake in the server and not in a request.
+func schemasOf[In, Out any]() (*toolSchemas, error) {
+	key := [2]reflect.Type{reflect.TypeFor[In](), reflect.TypeFor[Out]()}
+	if sc, ok := schemaCache.Load(key); ok {
+		return sc.(*toolSchemas), nil
+	}
+	in, err := schemaFor[In]()
+	if err != nil {
+		return nil, fmt.Errorf("input: %v", err)
+	}
+	if in.Type != "object" {
+		return nil, fmt.Errorf("input: arguments are an object, so In must be a struct, not %v", reflect.TypeFor[In]())
+	}
+	if err := bound(reflect.TypeFor[In](), in); err != nil {
+		return nil, fmt.Errorf("input: %v", err)
+	}
+	resolved, err := in.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
+	if err != nil {
+		return nil, fmt.Errorf("input: %v", err)
+	}
+	out, err := schemaFor[Out]()
+	if err != nil {
+		return nil, fmt.Errorf("output: %v", err)
+	}
+	if out.Type != "object" {
+		return nil, fmt.Errorf("output: structured content is an object, so Out must be a struct, not %v", reflect.TypeFor[Out]())
+	}
+	outResolved, err := out.Resolve(nil)
+	if err != nil {
+		return nil, fmt.Errorf("output: %v", err)
+	}
+	sc, _ := schemaCache.LoadOrStore(key, &toolSchemas{in: in, out: out, resolved: resolved, outResolved: outResolved})
+	return sc.(*toolSchemas), nil
 }
 
 // refusal is the answer to a call a tool refuses: an error result, whose
