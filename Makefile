@@ -2,7 +2,12 @@
 #
 #   make build   the programs under cmd/, into bin/, each stamped with its
 #                build name (internal/build)
-#   make test    go vet, then every test; what .ci/run runs
+#   make test    go vet, then every test, every fuzz target's seeds among
+#                them, and the race detector over the packages whose
+#                goroutines meet: the host, the server and the line;
+#                what .ci/run runs
+#   make fuzz    each fuzz target for $(FUZZTIME) (5m unless given)
+#   make fuzz-seeds  write the fuzz targets' seed corpora (internal/fuzzseed)
 #   make demo    build, fetch the firmware, and talk to the MCP server
 #   make roms    fetch the five firmware images into $(ROMS), pinned by hash
 #   make bench   the benchmarks
@@ -19,7 +24,7 @@ ROMS ?= roms
 # Every program under cmd/, so a new one is built without a change here.
 CMDS := $(notdir $(wildcard cmd/*))
 
-.PHONY: all build test demo roms bench clean release npm $(addprefix $(BIN)/,$(CMDS))
+.PHONY: all build test fuzz fuzz-seeds demo roms bench clean release npm $(addprefix $(BIN)/,$(CMDS))
 
 all: build
 
@@ -34,9 +39,32 @@ $(addprefix $(BIN)/,$(CMDS)): $(BIN)/%:
 	echo "$(GO) build -trimpath -ldflags '$$flags' -o $@ ./cmd/$*" && \
 	$(GO) build -trimpath -ldflags "$$flags" -o $@ ./cmd/$*
 
+# Plain go test runs each fuzz target's seeds in testdata/fuzz. The race
+# detector runs over the packages where requests, machines' queues and a
+# line's reader meet on goroutines of their own.
+RACE_PKGS := ./internal/host/ ./internal/server/ ./internal/line/
+
 test:
 	$(GO) vet ./...
 	$(GO) test -timeout 45m ./...
+	$(GO) test -race -timeout 45m $(RACE_PKGS)
+
+# Every fuzz target, found by its name, each run for FUZZTIME with
+# FUZZPARALLEL workers, one target at a time: the machine is shared. A
+# finding stops make, its input kept in the target's testdata/fuzz.
+FUZZTIME     ?= 5m
+FUZZPARALLEL ?= 1
+FUZZ_TARGETS = $(shell grep -rH --include='*_test.go' --exclude-dir=testdata -o '^func Fuzz[A-Za-z0-9_]*' cmd internal 2>/dev/null | sed -E 's|^(.*)/[^/]*_test.go:func (Fuzz.*)|./\1:\2|' | LC_ALL=C sort)
+
+fuzz:
+	@for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		echo "== $$pkg $$name for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -parallel $(FUZZPARALLEL) $$pkg || exit 1; \
+	done
+
+fuzz-seeds:
+	$(GO) run ./internal/fuzzseed/gen
 
 roms: $(BIN)/colophon
 	$(BIN)/colophon roms fetch --dir $(ROMS)

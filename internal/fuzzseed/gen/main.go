@@ -146,6 +146,20 @@ func main() {
 		add("internal/line", "FuzzFilter", raw, uint16(len(raw)/2))
 	}
 
+	// Lines of stdio: a request, an answer, a notification, and each kind
+	// JSON-RPC 2.0 refuses.
+	for _, l := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"run","arguments":{"handle":"m1","frames":1}}}`,
+		`{"jsonrpc":"2.0","id":"a","result":{}}`, `{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`not json`, "\xef\xbb\xbf" + `{"jsonrpc":"2.0","id":1,"method":"ping"}`, `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`,
+		`{"jsonrpc":"1.0","id":1,"method":"ping"}`, `{"id":1,"method":"ping"}`, `{"jsonrpc":"2.0","id":{},"method":"ping"}`,
+		`3`, `"ping"`, `{"jsonrpc":"2.0","id":1,"method":"ping"}{"jsonrpc":"2.0","id":2,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"ping"} trailing`, `{"nrpc":`, `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"ping","params":3}`, `   `, ``,
+	} {
+		add("internal/transport", "FuzzDecodeLine", []byte(l))
+	}
+
 	for _, s := range seeds {
 		if err := fuzzseed.Write(s.dir, s.target, s.vals...); err != nil {
 			fmt.Fprintln(os.Stderr, "fuzzseed:", err)
