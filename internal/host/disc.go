@@ -14,7 +14,7 @@ import (
 
 // DiscInsertArgs are disc_insert's arguments.
 type DiscInsertArgs struct {
-	Handle       string `json:"handle" jsonschema:"the machine: a cpc664 or a cpc6128"`
+	Handle       string `json:"handle" jsonschema:"the machine: a cpc664 or a cpc6128" maxLength:"64"`
 	Path         string `json:"path" jsonschema:"the DSK file to put in, of the original layout (MV - CPCEMU) or the extended one (EXTENDED CPC DSK), 16MB at most. A relative path is read from the server's working directory." maxLength:"4096"`
 	Drive        string `json:"drive,omitempty" jsonschema:"the drive, A or B; A if not given" maxLength:"1"`
 	WriteProtect bool   `json:"write_protect,omitempty" jsonschema:"put the disc in with its write-protect tab set: the drive reports it and the disc controller writes and formats nothing on it"`
@@ -102,7 +102,7 @@ func (h *Host) DiscInsert(ctx context.Context, a DiscInsertArgs) (DiscInserted, 
 
 // DiscSaveArgs are disc_save's arguments.
 type DiscSaveArgs struct {
-	Handle string `json:"handle" jsonschema:"the machine"`
+	Handle string `json:"handle" jsonschema:"the machine" maxLength:"64"`
 	Path   string `json:"path" jsonschema:"the file to write, where no file is yet: a relative path is written from the server's working directory" maxLength:"4096"`
 	Drive  string `json:"drive,omitempty" jsonschema:"the drive whose disc to write, A or B; A if not given" maxLength:"1"`
 }

@@ -15,7 +15,7 @@ import (
 
 // TapeInsertArgs are tape_insert's arguments.
 type TapeInsertArgs struct {
-	Handle string `json:"handle" jsonschema:"the machine whose deck takes the tape"`
+	Handle string `json:"handle" jsonschema:"the machine whose deck takes the tape" maxLength:"64"`
 	Path   string `json:"path" jsonschema:"the tape file: a .tzx on either machine, a .cdt on a CPC, a .tap on a Spectrum; at most 16MB. A relative path is read from the server's working directory." maxLength:"4096"`
 	SHA256 string `json:"sha256,omitempty" jsonschema:"the SHA-256 the file must have, in hex, as the journal names it; the tape is refused if the file holds anything else" maxLength:"64"`
 }
