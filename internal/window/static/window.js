@@ -187,6 +187,7 @@ async function control(c) {
     body: JSON.stringify(c),
   });
   if (r.ok) show(await r.json());
+  canvas.focus(); // the keys go to the machine again, not the button
 }
 
 $("pause").addEventListener("click", () => control({ paused: !(shown.status && shown.status.paused) }));
