@@ -40,9 +40,9 @@ $(addprefix $(BIN)/,$(CMDS)): $(BIN)/%:
 	$(GO) build -trimpath -ldflags "$$flags" -o $@ ./cmd/$*
 
 # Plain go test runs each fuzz target's seeds in testdata/fuzz. The race
-# detector runs over the packages where requests, machines' queues and a
-# line's reader meet on goroutines of their own.
-RACE_PKGS := ./internal/host/ ./internal/server/ ./internal/line/
+# detector runs over the packages where requests, machines' queues, a
+# line's reader and the window's loop meet on goroutines of their own.
+RACE_PKGS := ./internal/host/ ./internal/server/ ./internal/line/ ./internal/window/ ./internal/proxy/
 
 test:
 	$(GO) vet ./...
