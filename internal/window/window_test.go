@@ -371,9 +371,10 @@ func TestPageEndpoints(t *testing.T) {
 		t.Errorf("paused, the machine ran from %d to %d", t0, t1)
 	}
 	post("/control", `{"paused":false}`)
-	time.Sleep(200 * time.Millisecond)
-	if t1 := w.frames.tickNow(); t1 == t0 {
-		t.Error("run again, the machine stands still")
+	for deadline := time.Now().Add(10 * time.Second); w.frames.tickNow() == t0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("run again, the machine stands still")
+		}
 	}
 
 	// /alive answers its headers, with the window's instance, and then
