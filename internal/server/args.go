@@ -55,8 +55,8 @@ func checkArguments(tool string, schema *jsonschema.Schema, raw json.RawMessage)
 		return args, c.respelled, nil
 	}
 	faults := c.faults
-	if len(faults) > maxFaults {
-		faults = append(faults[:maxFaults:maxFaults], fmt.Sprintf("and %d faults more", len(c.faults)-maxFaults))
+	if c.more > 0 {
+		faults = append(faults, fmt.Sprintf("and %d faults more", c.more))
 	}
 	return nil, nil, errors.New(strings.Join(faults, "; "))
 }
@@ -67,7 +67,8 @@ const maxFaults = 8
 
 type checker struct {
 	tool   string
-	faults []string
+	faults []string // the first maxFaults
+	more   int      // and how many more there were
 	// listed marks the objects whose arguments a fault has named.
 	listed map[string]bool
 	// respelled lists the top-level arguments holding an enum's string
@@ -76,11 +77,11 @@ type checker struct {
 }
 
 func (c *checker) fault(format string, a ...any) {
-	if len(c.faults) <= maxFaults {
-		c.faults = append(c.faults, fmt.Sprintf(format, a...))
-	} else {
-		c.faults = append(c.faults, "") // counted, not written
+	if len(c.faults) == maxFaults {
+		c.more++
+		return
 	}
+	c.faults = append(c.faults, fmt.Sprintf(format, a...))
 }
 
 // object checks an object's properties: missing ones first, then each
@@ -320,7 +321,7 @@ func (c *checker) number(path string, n json.Number, s *jsonschema.Schema) {
 func passes(path string, v any, s *jsonschema.Schema) bool {
 	c := checker{}
 	c.value(path, v, s)
-	return len(c.faults) == 0
+	return len(c.faults)+c.more == 0
 }
 
 // propertyNames gives an object schema's properties in the order the

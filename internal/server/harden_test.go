@@ -157,6 +157,10 @@ func TestHugeArgumentsAnsweredShort(t *testing.T) {
 			t.Errorf("%s refused in %d bytes: %.300s…", tt.tool, len(got), got)
 		}
 	}
+	// Eight faults at most are listed, and the rest counted.
+	if got := w.refused("run", many); !strings.HasSuffix(got, "and 99992 faults more") {
+		t.Errorf("100000 unknown arguments refused as %.300q…; want eight listed and the rest counted", got)
+	}
 	if after := w.inspect(h, ""); !reflect.DeepEqual(after, before) {
 		t.Errorf("refused requests changed the machine")
 	}
