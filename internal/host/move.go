@@ -53,7 +53,7 @@ type RunArgs struct {
 	Handle string  `json:"handle" jsonschema:"the machine to run" maxLength:"64"`
 	Frames *uint64 `json:"frames,omitempty" jsonschema:"run until the monitor has retraced this many frames, 1 to 1500; a CPC's run stops after twice a standard frame's ticks for each frame asked if its frames do not come" minimum:"1" maximum:"1500"`
 	Ticks  *uint64 `json:"ticks,omitempty" jsonschema:"run this many ticks, 1 to the ticks of 1500 standard frames: 119808000 on a CPC, 104832000 on a Spectrum" minimum:"1"`
-	Keys   []Key   `json:"keys,omitempty" jsonschema:"keys to hold down from the run's start to its end, on top of those held already: by the names on the machine's keyboard, or on a CPC by the firmware's key number"`
+	Keys   []Key   `json:"keys,omitempty" jsonschema:"keys to hold down from the run's start to its end, on top of those held already: by the names on the machine's keyboard, or on a CPC by the firmware's key number; 80 at most, as many as a CPC has" maxItems:"80"`
 	Clean  bool    `json:"clean,omitempty" jsonschema:"once the run is over, run on an instruction at a time to the first instruction boundary outside every interrupt's response and handler, so that a call made next finds the machine as its main program leaves it; at most a standard frame's ticks more"`
 	Conditions
 }

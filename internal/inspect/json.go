@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"unicode/utf8"
+
+	"colophon/internal/quote"
 )
 
 // MarshalJSON writes the object's fields in its order.
@@ -26,7 +28,7 @@ func MarshalFields(fs []Field) ([]byte, error) {
 		b = appendString(b, f.Path)
 		b = append(b, ':')
 		if b, err = appendJSON(b, f.Value); err != nil {
-			return nil, fmt.Errorf("inspect: %s: %w", f.Path, err)
+			return nil, fmt.Errorf("inspect: %s: %w", quote.Raw(f.Path), err)
 		}
 	}
 	return append(b, '}'), nil
@@ -50,7 +52,7 @@ func UnmarshalFields(data []byte) ([]Field, error) {
 		path := tok.(string) // an object's keys are strings, or Token fails
 		var v any
 		if err := d.Decode(&v); err != nil {
-			return nil, fmt.Errorf("inspect: the fields: %s: %w", path, err)
+			return nil, fmt.Errorf("inspect: the fields: %s: %w", quote.Raw(path), err)
 		}
 		fs = append(fs, Field{Path: path, Value: v})
 	}

@@ -88,3 +88,13 @@ func bareMachine(b *testing.B, name string) machine.Machine {
 	model, _ := cpc.ModelNamed(name)
 	return newCPC(b, roms, model)
 }
+
+// BenchmarkNew measures building a server with every tool, as each test,
+// each fuzz input of FuzzToolArguments, and each HTTP session's server
+// does: the tools' schemas are inferred once per process (schemasOf), so
+// what is left is the SDK's own work of adding each tool.
+func BenchmarkNew(b *testing.B) {
+	for range b.N {
+		New(Options{Build: testBuild})
+	}
+}

@@ -13,6 +13,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"colophon/internal/quote"
 )
 
 // typeSchemas gives the schema of a Go type whose JSON is not what its Go
@@ -277,9 +279,9 @@ func decodeArguments(tool string, schema *jsonschema.Schema, resolved *jsonschem
 	if err := dec.Decode(in); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) && typeErr.Field != "" {
-			return fmt.Errorf("argument %q cannot be %s: it must be %s", typeErr.Field, typeErr.Value, kindOfGo(typeErr.Type))
+			return fmt.Errorf("argument %q cannot be %s: it must be %s", typeErr.Field, quote.Raw(typeErr.Value), kindOfGo(typeErr.Type))
 		}
-		return fmt.Errorf("arguments: %w", err)
+		return fmt.Errorf("arguments: %s", quote.Raw(err.Error()))
 	}
 	return nil
 }

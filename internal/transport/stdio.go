@@ -351,6 +351,9 @@ func decodeMessage(data []byte) (jsonrpc.Message, string) {
 func parseTrouble(data []byte) string {
 	var v any
 	dec := json.NewDecoder(bytes.NewReader(data))
+	// Numbers kept as written: a number too large for a float64 is no
+	// fault of the JSON's, and the decoder's error would quote it whole.
+	dec.UseNumber()
 	if err := dec.Decode(&v); err != nil {
 		var syn *json.SyntaxError
 		if errors.As(err, &syn) {
@@ -359,7 +362,7 @@ func parseTrouble(data []byte) string {
 		if errors.Is(err, io.ErrUnexpectedEOF) {
 			return fmt.Sprintf("it ends before its value does: %s", quote.String(string(data)))
 		}
-		return fmt.Sprintf("%v, in %s", err, quote.String(string(data)))
+		return fmt.Sprintf("%s, in %s", quote.Raw(err.Error()), quote.String(string(data)))
 	}
 	rest := bytes.TrimSpace(data[dec.InputOffset():])
 	return fmt.Sprintf("after a whole value at byte %d comes more, %s; a line carries one message", dec.InputOffset(), quote.String(string(rest)))

@@ -1,6 +1,7 @@
 package spectrum
 
 import (
+	"strings"
 	"testing"
 
 	"colophon/internal/chip/ula"
@@ -12,7 +13,8 @@ import (
 // testdata/fuzz/FuzzLoadSnapshot: a snapshot written by this package at
 // power-on and mid-frame). Nothing panics; a snapshot taken is a machine
 // set would take field by field, which runs, paints and writes itself
-// again to a snapshot that loads. The ROM is blank: what the file holds is
+// again to a snapshot that loads, unless it has put its stack pointer where
+// a .sna cannot keep the program counter. The ROM is blank: what the file holds is
 // at test, not what the ROM does.
 func FuzzLoadSnapshot(f *testing.F) {
 	rom := make([]byte, ROMSize)
@@ -41,7 +43,13 @@ func FuzzLoadSnapshot(f *testing.F) {
 		}
 		again, err := s.Snapshot()
 		if err != nil {
-			t.Fatalf("writing a loaded snapshot again: %v", err)
+			// A .sna keeps the program counter on the stack, so a
+			// machine whose stack pointer the program has put over the
+			// ROM has none; that alone is refused.
+			if !strings.Contains(err.Error(), "the stack pointer is") {
+				t.Fatalf("writing a loaded snapshot again: %v", err)
+			}
+			return
 		}
 		if _, err := Load(rom, again); err != nil {
 			t.Fatalf("a snapshot written from a loaded one does not load: %v", err)
