@@ -151,6 +151,9 @@ func (r sizeRule) check(kind, path string, size int64) error {
 // machine is built from"; A-10: no tool writes over a file). A file that
 // cannot be written whole is taken away again.
 func writeNew(kind, path string, b []byte) (File, error) {
+	if len(path) > MaxPath {
+		return File{}, fmt.Errorf("%s path is %d bytes long; a path is at most %d", kind, len(path), MaxPath)
+	}
 	abs, wd, err := absolute(path)
 	if err != nil {
 		return File{}, err
@@ -160,6 +163,12 @@ func writeNew(kind, path string, b []byte) (File, error) {
 		return File{}, fmt.Errorf("%s %s: a file is already there, and no tool writes over one", kind, quote.Path(abs))
 	}
 	if err != nil {
+		// The path is named once, cut short if long, not again in the
+		// error of the open.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
 		return File{}, fmt.Errorf("%s %s cannot be made (the server's working directory is %s): %w", kind, quote.Path(abs), wd, err)
 	}
 	if _, err := f.Write(b); err != nil {

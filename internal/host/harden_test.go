@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -110,5 +111,27 @@ func TestMachineNamesAnyCase(t *testing.T) {
 	}
 	if j := machineOf(t, h, o.Handle).journal; len(j) != 1 || !strings.Contains(string(j[0].Arguments), `"machine":"spectrum48"`) {
 		t.Errorf("journaled as %s", j[0].Arguments)
+	}
+}
+
+// TestLongPathsQuotedShort holds issue 19's item 2 for the files a request
+// names: a path past 4096 bytes is refused by its length, read or written,
+// and one that cannot be reached is named in a refusal of a line or two.
+func TestLongPathsQuotedShort(t *testing.T) {
+	long := strings.Repeat("d/", 2100) + "x.sna"
+	if _, _, err := readInput("snapshot", long, sizeRule{most: 49179, exact: true, why: "a 48K snapshot"}); err == nil || !strings.Contains(err.Error(), "a path is at most 4096") {
+		t.Errorf("reading a path of %d bytes: %v", len(long), err)
+	}
+	if _, err := writeNew("snapshot", long, []byte{1}); err == nil || !strings.Contains(err.Error(), "a path is at most 4096") {
+		t.Errorf("writing a path of %d bytes: %v", len(long), err)
+	}
+	deep := t.TempDir() + "/" + strings.Repeat("no/", 1300) + "x.sna"
+	for _, err := range []error{
+		second(writeNew("snapshot", deep, []byte{1})),
+		func() error { _, _, err := readInput("snapshot", deep, sizeRule{most: 49179, exact: true, why: "a 48K snapshot"}); return err }(),
+	} {
+		if err == nil || len(err.Error()) > 400 {
+			t.Errorf("a path of %d bytes that cannot be reached: %d bytes of refusal: %.200v", len(deep), len(fmt.Sprint(err)), err)
+		}
 	}
 }
