@@ -128,7 +128,10 @@ func TestLongPathsQuotedShort(t *testing.T) {
 	deep := t.TempDir() + "/" + strings.Repeat("no/", 1300) + "x.sna"
 	for _, err := range []error{
 		second(writeNew("snapshot", deep, []byte{1})),
-		func() error { _, _, err := readInput("snapshot", deep, sizeRule{most: 49179, exact: true, why: "a 48K snapshot"}); return err }(),
+		func() error {
+			_, _, err := readInput("snapshot", deep, sizeRule{most: 49179, exact: true, why: "a 48K snapshot"})
+			return err
+		}(),
 	} {
 		if err == nil || len(err.Error()) > 400 {
 			t.Errorf("a path of %d bytes that cannot be reached: %d bytes of refusal: %.200v", len(deep), len(fmt.Sprint(err)), err)
