@@ -214,7 +214,7 @@ func TestS11_InstallFromNPMGivesNPX(t *testing.T) {
 		"/home/you/.npm/_npx/1a2b/node_modules/@colophon-mcp/linux-x64/colophon-mcp":     true,
 		`C:\Users\you\AppData\npm\node_modules\@colophon-mcp\win32-x64\colophon-mcp.exe`: true,
 		"/home/you/colophon-0.0.0-linux-amd64/colophon-mcp":                              false,
-		"/home/you/colophon/bin/colophon-mcp":                                             false,
+		"/home/you/colophon/bin/colophon-mcp":                                            false,
 	} {
 		if got := fromNPM(exe); got != want {
 			t.Errorf("fromNPM(%q) = %v, want %v", exe, got, want)
