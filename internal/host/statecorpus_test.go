@@ -101,6 +101,7 @@ func TestStateFileCorpus(t *testing.T) {
 		variant{"not JSON", append([]byte("colophon\n"), body...), "its first line is not a state file's"},
 		variant{"another format", edit(`"format":"colophon state 1"`, `"format":"colophon state 2"`), `not "colophon state 1"`},
 		variant{"an unknown key", edit(`^\{`, `{"colour":1,`), `unknown field "colour"`},
+		variant{"an unknown key a thousand characters long", edit(`^\{`, `{"`+strings.Repeat("k", 1000)+`":1,`), `unknown field "kkkkkkkk`},
 		variant{"a field out of range", edit(`"gate_array.pen":\d+`, `"gate_array.pen":17`), "gate_array: pen"},
 		variant{"a head past its cylinders", edit(`"fdc.units\[0\].head":\d+`, `"fdc.units[0].head":84`), "head is 84"},
 		variant{"a 6845 of another type", edit(`"crtc.type":"HD6845S"`, `"crtc.type":"UM6845R"`), "crtc.type: it is fixed"},
@@ -130,6 +131,10 @@ func TestStateFileCorpus(t *testing.T) {
 		_, err := h.Open(ctx, OpenArgs{Machine: "cpc6128", State: path})
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), path) {
 			t.Errorf("%s: opened with %v; want it refused with %q and its path", c.name, err, c.want)
+		}
+		// What the file holds is quoted short (issue 19, item 2).
+		if err != nil && len(err.Error()) > 400+len(path) {
+			t.Errorf("%s: refused in %d characters: %.300s…", c.name, len(err.Error()), err)
 		}
 	}
 	if l := must(h.List(ctx)); len(l) != 0 {

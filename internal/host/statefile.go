@@ -293,7 +293,8 @@ func isObject(b json.RawMessage) bool {
 	return json.Unmarshal(b, &v) == nil && v != nil
 }
 
-// jsonProblem says what is wrong with JSON, briefly.
+// jsonProblem says what is wrong with JSON, briefly, quoting what the
+// file holds short: the decoder's own error quotes an unknown key whole.
 func jsonProblem(err error) string {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
@@ -301,9 +302,9 @@ func jsonProblem(err error) string {
 	case errors.As(err, &syn):
 		return fmt.Sprintf("it is not JSON at byte %d: %v", syn.Offset, err)
 	case errors.As(err, &typ):
-		return fmt.Sprintf("%s is %s, where a %s belongs", typ.Field, typ.Value, typ.Type)
+		return fmt.Sprintf("%s is %s, where a %s belongs", quote.String(typ.Field), quote.Raw(typ.Value), typ.Type)
 	}
-	return strings.TrimPrefix(err.Error(), "json: ")
+	return strings.TrimPrefix(quote.JSONError(err), "json: ")
 }
 
 // standState stands a machine up from a state file the build wrote, on the

@@ -6,8 +6,11 @@
 package quote
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -54,6 +57,30 @@ func Bytes(b []byte) string {
 		return string(b)
 	}
 	return Raw(string(b))
+}
+
+// JSONError writes an error of encoding/json's decoder for a message,
+// with what it quotes of the input cut short as String and Raw cut: the
+// name of an unknown field, which the decoder quotes whole, and a
+// mistyped value's digits and path. Its other errors name a character
+// and an offset, or a Go type, and are written as they are, held to
+// Most characters all the same.
+func JSONError(err error) string {
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &typ) && typ.Type != nil {
+		where := ""
+		if typ.Field != "" {
+			where = " at " + String(typ.Field)
+		}
+		return fmt.Sprintf("json: cannot unmarshal %s%s into a Go value of type %s", Raw(typ.Value), where, typ.Type)
+	}
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
+		if s, err := strconv.Unquote(name); err == nil {
+			return "json: unknown field " + String(s)
+		}
+	}
+	return Raw(msg)
 }
 
 // cut returns s's first Most characters, its length in characters, and

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"colophon/internal/host"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Issue 19: nothing an agent sends can break the server, and every refusal
@@ -164,6 +166,31 @@ func TestHugeArgumentsAnsweredShort(t *testing.T) {
 	if after := w.inspect(h, ""); !reflect.DeepEqual(after, before) {
 		t.Errorf("refused requests changed the machine")
 	}
+}
+
+// TestProtocolRefusalsQuoteShort holds item 2 for what the protocol's own
+// refusals quote: a tool's or a prompt's name, a revision named in _meta
+// or asked for by initialize, each of five thousand characters, is
+// refused in a short answer that quotes 80 characters of it, where the
+// SDK's own refusals quoted a name whole.
+func TestProtocolRefusalsQuoteShort(t *testing.T) {
+	long := strings.Repeat("A", 5000)
+	w := newWire(t)
+	check := func(what string, r reply, want string) {
+		t.Helper()
+		if r.Error == nil || !strings.Contains(r.Error.Message, want) || len(r.Raw) > 600 {
+			t.Errorf("%s: answered in %d bytes, %.300s; want a short refusal saying %q", what, len(r.Raw), r.Raw, want)
+		}
+	}
+	check("initialize asking for a long revision",
+		w.call("initialize", withMeta("2025-11-25", map[string]any{"protocolVersion": long, "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "x", "version": "1"}})),
+		`asks for "AAAA`)
+	mustResult(t, "initialize", w.initialize("2025-11-25"))
+	check("tools/call of a long name", w.call("tools/call", map[string]any{"name": long}), `unknown tool "AAAA`)
+	check("prompts/get of a long name", w.call("prompts/get", map[string]any{"name": long}), `unknown prompt "AAAA`)
+	check("a long revision in _meta", w.call("tools/list", withMeta(long, nil)), `_meta["io.modelcontextprotocol/protocolVersion"] is 5000 characters long`)
+	check("an object for a revision in _meta", w.call("tools/list", map[string]any{"_meta": map[string]any{mcp.MetaKeyProtocolVersion: map[string]any{long: 1}}}),
+		`_meta["io.modelcontextprotocol/protocolVersion"] is {"AAAA`)
 }
 
 // TestDisassembleLongChain holds item 5: a 64K of FD prefixes, listed a

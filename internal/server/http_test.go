@@ -299,6 +299,14 @@ func TestHTTPRefusals(t *testing.T) {
 		t.Errorf("2024-11-05: HTTP %d, %s %+v", status, a.ID, a.Error)
 	}
 
+	// A method no MCP method is as long as is refused, quoted short.
+	long := strings.Repeat("A", 5000)
+	status, a, _ = c.post(long, nil, nil)
+	if status != http.StatusBadRequest || a.Error == nil || a.Error.Code != -32600 ||
+		!strings.Contains(a.Error.Message, `"method" is 5000 characters long, "AAAA`) || len(a.Error.Message) > 300 {
+		t.Errorf("a method of 5000 characters: HTTP %d, %.300v", status, a.Error)
+	}
+
 	l := &httpClient{t: t, url: s.url}
 	status, a, _ = l.post("tools/list", nil, nil)
 	if status != http.StatusBadRequest || a.Error == nil || a.Error.Code != -32600 || !strings.Contains(a.Error.Message, "initialize") {

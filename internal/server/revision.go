@@ -11,6 +11,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
+
+	"colophon/internal/quote"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -198,8 +201,8 @@ func (c *revisionConn) admit(req *jsonrpc.Request) *jsonrpc.Error {
 			if asked := initializeAsks(req.Params); asked != named {
 				return &jsonrpc.Error{
 					Code: jsonrpc.CodeInvalidParams,
-					Message: fmt.Sprintf("initialize names revision %q in its _meta but asks for %q in protocolVersion; give one revision",
-						named, asked),
+					Message: fmt.Sprintf("initialize names revision %q in its _meta but asks for %s in protocolVersion; give one revision",
+						named, quote.String(asked)),
 				}
 			}
 			// It opens the connection in the revision it names, below.
@@ -229,8 +232,8 @@ func (c *revisionConn) admit(req *jsonrpc.Request) *jsonrpc.Error {
 	case req.Method == "ping", c.opened != "":
 	default:
 		return invalidRequest(fmt.Sprintf(
-			"%q names no protocol revision, and no initialize opened this connection: name %q in _meta[%q], or open the connection with initialize asking for %q or %q",
-			req.Method, modern, mcp.MetaKeyProtocolVersion, revision1125, revision0618))
+			"%s names no protocol revision, and no initialize opened this connection: name %q in _meta[%q], or open the connection with initialize asking for %q or %q",
+			quote.String(req.Method), modern, mcp.MetaKeyProtocolVersion, revision1125, revision0618))
 	}
 	c.pending[req.ID] = req.Method
 	return nil
@@ -360,11 +363,24 @@ func namedRevision(params json.RawMessage) (string, bool, *jsonrpc.Error) {
 		return "", false, &jsonrpc.Error{
 			Code: jsonrpc.CodeInvalidParams,
 			Message: fmt.Sprintf("_meta[%q] is %s; it must be a string naming a revision: %s",
-				mcp.MetaKeyProtocolVersion, raw, strings.Join(revisions, ", ")),
+				mcp.MetaKeyProtocolVersion, quote.Bytes(raw), strings.Join(revisions, ", ")),
+		}
+	}
+	// A revision is a date; a longer one is refused here, as the -32022
+	// refusal's data would give it back whole.
+	if n := utf8.RuneCountInString(v); n > maxRevision {
+		return "", false, &jsonrpc.Error{
+			Code: jsonrpc.CodeInvalidParams,
+			Message: fmt.Sprintf("_meta[%q] is %d characters long, %s; a revision is a date, and this server speaks %s",
+				mcp.MetaKeyProtocolVersion, n, quote.String(v), strings.Join(revisions, ", ")),
 		}
 	}
 	return v, true, nil
 }
+
+// maxRevision is the longest revision a request may name: a revision is
+// a date, 2026-07-28, and room is left for a suffix a later one may add.
+const maxRevision = 32
 
 // initializeAsks reads the revision an initialize asks for.
 func initializeAsks(params json.RawMessage) string {

@@ -27,13 +27,16 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"colophon/internal/build"
 	"colophon/internal/host"
+	"colophon/internal/quote"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -131,7 +134,7 @@ func New(opts Options) *Server {
 		}),
 		serving: make(chan struct{}, 1),
 	}
-	s.mcp.AddReceivingMiddleware(s.nameTheBuild, s.inOrder, s.cancellable)
+	s.mcp.AddReceivingMiddleware(quoteShort, s.nameTheBuild, s.inOrder, s.cancellable)
 	if !opts.NoTools {
 		s.addTools()
 	}
@@ -239,6 +242,34 @@ func (s *Server) inOrder(next mcp.MethodHandler) mcp.MethodHandler {
 		leave := func() { once.Do(d.leave) }
 		defer leave()
 		return next(host.WithArrival(ctx, leave), method, req)
+	}
+}
+
+// quoteShort is receiving middleware that quotes short the name of a tool
+// or a prompt the SDK refuses as unknown, which it quotes whole: what a
+// client sent is quoted 80 characters at most (issue 19, item 2).
+func quoteShort(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		var rpc *jsonrpc.Error
+		if err == nil || !errors.As(err, &rpc) {
+			return res, err
+		}
+		var what, name string
+		switch r := req.(type) {
+		case *mcp.CallToolRequest:
+			if r.Params != nil {
+				what, name = "tool", r.Params.Name
+			}
+		case *mcp.GetPromptRequest:
+			if r.Params != nil {
+				what, name = "prompt", r.Params.Name
+			}
+		}
+		if what == "" || rpc.Message != fmt.Sprintf("unknown %s %q", what, name) {
+			return res, err
+		}
+		return nil, &jsonrpc.Error{Code: rpc.Code, Message: fmt.Sprintf("unknown %s %s", what, quote.String(name)), Data: rpc.Data}
 	}
 }
 

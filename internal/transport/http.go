@@ -240,6 +240,12 @@ func (h *HTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		msgs = peek(body)
 	}
+	for _, m := range msgs {
+		if why := MethodTrouble(m.method); why != "" {
+			writeError(w, http.StatusBadRequest, m.id, jsonrpc.CodeInvalidRequest, "invalid request: "+why, nil)
+			return
+		}
+	}
 	id := firstID(msgs)
 	if v := r.Header.Get(revisionHeader); v != "" && !slices.Contains(h.opts.Revisions, v) {
 		writeError(w, http.StatusBadRequest, id, mcp.CodeUnsupportedProtocolVersion,

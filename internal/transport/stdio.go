@@ -10,6 +10,7 @@ import (
 	"io"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"colophon/internal/quote"
 
@@ -327,6 +328,9 @@ func decodeMessage(data []byte) (jsonrpc.Message, string) {
 		if json.Unmarshal(method, &m) != nil {
 			return nil, fmt.Sprintf(`"method" is %s; it must be a string`, quote.String(string(method)))
 		}
+		if why := MethodTrouble(m); why != "" {
+			return nil, why
+		}
 		if params, ok := fields["params"]; ok {
 			if p := bytes.TrimSpace(params); len(p) == 0 || (p[0] != '{' && p[0] != '[') {
 				return nil, fmt.Sprintf(`"params" is %s; it must be an object`, quote.String(string(params)))
@@ -366,6 +370,21 @@ func parseTrouble(data []byte) string {
 	}
 	rest := bytes.TrimSpace(data[dec.InputOffset():])
 	return fmt.Sprintf("after a whole value at byte %d comes more, %s; a line carries one message", dec.InputOffset(), quote.String(string(rest)))
+}
+
+// MaxMethod is the longest method name a message may carry: no MCP
+// method's name comes near it, the longest being
+// notifications/resources/list_changed, 36 characters.
+const MaxMethod = 64
+
+// MethodTrouble says why a message's method name is refused, or "". A
+// name longer than MaxMethod is no MCP method's, and the SDK would answer
+// it not found, quoting it whole.
+func MethodTrouble(m string) string {
+	if n := utf8.RuneCountInString(m); n > MaxMethod {
+		return fmt.Sprintf(`"method" is %d characters long, %s; no MCP method's name is longer than %d`, n, quote.String(m), MaxMethod)
+	}
+	return ""
 }
 
 // errorAnswer is a JSON-RPC error answer with id null.

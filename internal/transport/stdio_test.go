@@ -51,6 +51,8 @@ var malformed = []struct {
 	{"params not an object", `{"jsonrpc":"2.0","id":1,"method":"ping","params":3}`, -32600, `"params" is`},
 	{"neither request nor answer", `{"jsonrpc":"2.0","id":1}`, -32600, "has a \"method\""},
 	{"capital key", `{"JSONRPC":"2.0","id":1,"method":"ping"}`, -32600, `"jsonrpc" is missing`},
+	// The SDK would answer method not found, quoting the name whole.
+	{"a method longer than any", `{"jsonrpc":"2.0","id":1,"method":"` + strings.Repeat("A", 5000) + `"}`, -32600, `"method" is 5000 characters long, "AAAA`},
 }
 
 func TestDecodeLineRefusesMalformed(t *testing.T) {
@@ -58,7 +60,7 @@ func TestDecodeLineRefusesMalformed(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			msg, answer := DecodeLine([]byte(c.line))
 			if msg != nil {
-				t.Fatalf("DecodeLine(%q) gave a message %v", c.line, msg)
+				t.Fatalf("DecodeLine(%.200q) gave a message", c.line)
 			}
 			checkError(t, answer, c.code, c.says)
 		})
@@ -79,6 +81,9 @@ func checkError(t *testing.T, answer []byte, code int64, says string) {
 	}
 	if !strings.Contains(e.Error.Message, says) {
 		t.Errorf("answer %s: message does not say %q", answer, says)
+	}
+	if len(answer) > 400 {
+		t.Errorf("answered in %d bytes: %.300s…", len(answer), answer)
 	}
 }
 

@@ -71,7 +71,7 @@ func decodeKeyEvents(b []byte) ([]keyEvent, error) {
 		d := json.NewDecoder(bytes.NewReader(t))
 		d.DisallowUnknownFields()
 		if err := d.Decode(v); err != nil {
-			return fmt.Errorf("key events are a JSON array of {\"type\", \"code\", \"key\"}: %v, in %s", err, quote.Bytes(b))
+			return fmt.Errorf("key events are a JSON array of {\"type\", \"code\", \"key\"}: %s, in %s", quote.JSONError(err), quote.Bytes(b))
 		}
 		if d.More() {
 			return fmt.Errorf("key events are one JSON value; more follows in %s", quote.Bytes(b))

@@ -204,7 +204,7 @@ func decodeControl(b []byte) (control, error) {
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.DisallowUnknownFields()
 	if err := d.Decode(&c); err != nil {
-		return control{}, fmt.Errorf("a control is a JSON object with paused or dev_mode, each true or false: %v, in %s", err, quote.Bytes(b))
+		return control{}, fmt.Errorf("a control is a JSON object with paused or dev_mode, each true or false: %s, in %s", quote.JSONError(err), quote.Bytes(b))
 	}
 	if d.More() {
 		return control{}, fmt.Errorf("a control is one JSON object; more follows in %s", quote.Bytes(b))
