@@ -4,12 +4,17 @@
 //
 //	pidp10-mcp [--host H] [--port P]
 //	pidp10-mcp --http [--http-host 127.0.0.1] [--http-port 8010] [--sessions PATH]
+//	pidp10-mcp --version
 //
 // The environment supplies the defaults: PIDP10_HOST, PIDP10_PORT,
 // PIDP10_MCP_HOST and PIDP10_MCP_PORT. Flags win over the environment.
 //
 // Whatever way the process ends, on end of input, on SIGTERM, SIGHUP or
 // interrupt, the line is hard-closed so the emulator frees it at once.
+//
+// --version prints the build's name (internal/build), which make stamps
+// into this program as into colophon-mcp, and which the server gives as
+// its version in serverInfo.
 package main
 
 import (
@@ -25,13 +30,12 @@ import (
 	"syscall"
 	"time"
 
+	"colophon/internal/build"
 	"colophon/internal/line"
 	"colophon/internal/transport"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-const version = "0.1.0"
 
 // The spec's configuration table (spec/pidp10-mcp.md, "Configuration").
 const (
@@ -48,18 +52,23 @@ type config struct {
 	httpHost string
 	httpPort int
 	sessions string
+	version  bool // print the build's name and exit
 }
 
 func main() {
-	if err := run(os.Args[1:], os.Getenv, os.Stderr); err != nil {
+	if err := run(os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "pidp10-mcp:", err)
 		os.Exit(1)
 	}
 }
 
-func run(args []string, getenv func(string) string, stderr io.Writer) error {
+func run(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	cfg, err := parseConfig(args, getenv, stderr)
 	if err != nil {
+		return err
+	}
+	if cfg.version {
+		_, err := fmt.Fprintln(stdout, build.Name())
 		return err
 	}
 	session := line.NewSession(cfg.host, cfg.port)
@@ -75,7 +84,7 @@ func run(args []string, getenv func(string) string, stderr io.Writer) error {
 	// line closed, a waiting call returns saying so.
 	context.AfterFunc(ctx, func() { session.Close() })
 
-	server := line.NewServer(session, version)
+	server := line.NewServer(session, build.Name())
 	served := make(chan error, 1)
 	go func() {
 		if cfg.http {
@@ -161,6 +170,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.BoolVar(&cfg.http, "http", false, "serve streamable HTTP instead of stdio")
 	fs.StringVar(&cfg.httpHost, "http-host", cfg.httpHost, "bind address for --http (PIDP10_MCP_HOST)")
 	fs.IntVar(&cfg.httpPort, "http-port", cfg.httpPort, "bind port for --http, 0 for any free port (PIDP10_MCP_PORT)")
+	fs.BoolVar(&cfg.version, "version", false, "print the build's name and exit")
 	fs.StringVar(&cfg.sessions, "sessions", "", "the file --http keeps its clients' sessions in, so they outlast a restart (default $XDG_STATE_HOME/colophon/pidp10-mcp-sessions.json)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +18,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"colophon/internal/build"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -48,6 +51,8 @@ func TestParseConfig(t *testing.T) {
 		{name: "empty host", args: []string{"--host", ""}, err: "--host (PIDP10_HOST) is empty"},
 		{name: "unknown flag", args: []string{"--telnet"}, err: "flag provided but not defined: -telnet"},
 		{name: "stray argument", args: []string{"pidp10.local"}, err: `unexpected argument "pidp10.local"`},
+		{name: "version", args: []string{"--version"},
+			want: config{host: "pidp10.local", port: 10018, httpHost: "127.0.0.1", httpPort: 8010, version: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -68,15 +73,64 @@ func TestParseConfig(t *testing.T) {
 	}
 }
 
-// buildServer builds this command into a temporary directory.
-func buildServer(t *testing.T) string {
+// TestVersion: --version prints the build's name, and nothing else, and
+// touches no line.
+func TestVersion(t *testing.T) {
+	var out, errs bytes.Buffer
+	if err := run([]string{"--version"}, func(string) string { return "" }, &out, &errs); err != nil {
+		t.Fatalf("--version: %v, stderr %q", err, errs.String())
+	}
+	if out.String() != build.Name()+"\n" || errs.Len() != 0 {
+		t.Errorf("--version printed %q and %q on stderr, want %q", out.String(), errs.String(), build.Name())
+	}
+}
+
+// TestBuiltBinaryCarriesItsName: the program make builds carries the name
+// make computes, as colophon-mcp does: the -X flags reach the variables
+// they name, --version prints it, and the server gives it as its version
+// in serverInfo, over its real standard streams.
+func TestBuiltBinaryCarriesItsName(t *testing.T) {
+	const (
+		mcpPart = "0123456789abcdef0123456789abcdef01234567.dirty"
+		emuPart = "fedcba9876543210fedcba9876543210fedcba98"
+		want    = "0.0.0+mcp." + mcpPart + ".emulator." + emuPart
+	)
+	bin := buildServer(t, "-ldflags", "-X colophon/internal/build.mcp="+mcpPart+" -X colophon/internal/build.emulator="+emuPart)
+	out, err := exec.Command(bin, "--version").Output()
+	if err != nil || string(out) != want+"\n" {
+		t.Errorf("--version: %q, %v; want %q", out, err, want)
+	}
+
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), "PIDP10_HOST=127.0.0.1", "PIDP10_PORT=9")
+	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}` + "\n")
+	out, err = cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var init struct {
+		Result struct {
+			ServerInfo struct{ Name, Version string } `json:"serverInfo"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(bytes.SplitN(out, []byte("\n"), 2)[0], &init); err != nil {
+		t.Fatalf("the answer to initialize, %q: %v", out, err)
+	}
+	if init.Result.ServerInfo.Name != "pidp10-mcp" || init.Result.ServerInfo.Version != want {
+		t.Errorf("serverInfo %+v, want pidp10-mcp at %q", init.Result.ServerInfo, want)
+	}
+}
+
+// buildServer builds this command into a temporary directory, with the
+// go build flags given.
+func buildServer(t *testing.T, flags ...string) string {
 	t.Helper()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
 	}
 	bin := filepath.Join(t.TempDir(), "pidp10-mcp")
-	out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput()
+	out, err := exec.Command(goTool, append(append([]string{"build"}, flags...), "-o", bin, ".")...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
