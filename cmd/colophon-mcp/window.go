@@ -15,6 +15,7 @@ import (
 	"colophon/internal/build"
 	"colophon/internal/firmware"
 	"colophon/internal/host"
+	"colophon/internal/machine/catalogue"
 	"colophon/internal/transport"
 	"colophon/internal/window"
 )
@@ -24,7 +25,7 @@ func init() { commands["window"] = windowCommand }
 // WindowPort is where a window serves, and where the proxy looks for one.
 const WindowPort = 7637
 
-const windowUsage = `usage: colophon-mcp window --machine NAME [--crtc N] [--snapshot FILE] [--disc FILE] [--disc-b FILE] [--tape FILE]
+const windowUsage = `usage: colophon-mcp window --machine NAME [--crtc N] [--sixty-hz] [--snapshot FILE] [--disc FILE] [--disc-b FILE] [--tape FILE]
                           [--http-port 7637] [--sessions PATH] [--roms DIR] [--no-browser]
 
 Runs one machine in real time in a page at http://127.0.0.1:PORT/, opened in
@@ -45,6 +46,7 @@ func windowCommand(ctx context.Context, args []string, _ io.Reader, stdout, stde
 	}
 	machineName := fs.String("machine", "", "the machine to run: "+strings.Join(host.MachineNames(), ", "))
 	crtc := fs.Int("crtc", -1, "a CPC's 6845 type, 0 to 4 (default 0)")
+	sixtyHz := fs.Bool("sixty-hz", false, "wire a CPC's 50/60 Hz link for 60 Hz, as machine_open's sixty_hz does: the firmware sets a 60 Hz frame and the window runs 60 a second")
 	snapshot := fs.String("snapshot", "", "a snapshot to stand the machine up from")
 	disc := fs.String("disc", "", "a DSK to put in a CPC's drive A")
 	discB := fs.String("disc-b", "", "a DSK to put in a CPC's drive B")
@@ -66,6 +68,9 @@ func windowCommand(ctx context.Context, args []string, _ io.Reader, stdout, stde
 	case *machineName == "":
 		fmt.Fprintf(stderr, "colophon-mcp window: --machine is needed: one of %s\n", strings.Join(host.MachineNames(), ", "))
 		return 2
+	case *sixtyHz && !isCPC(*machineName):
+		fmt.Fprintf(stderr, "colophon-mcp window: --sixty-hz is for a CPC: %s has no 50/60 Hz link\n", *machineName)
+		return 2
 	case *port < 0 || *port > 65535:
 		fmt.Fprintf(stderr, "colophon-mcp window: --http-port %d is outside 0..65535\n", *port)
 		return 2
@@ -80,6 +85,7 @@ func windowCommand(ctx context.Context, args []string, _ io.Reader, stdout, stde
 	opts := window.Options{
 		Host:     host.New(host.Options{Firmware: firmware.Loader{Dirs: firmware.Dirs(*roms), Fit: firmware.Exact}, Build: build.Name()}),
 		Machine:  *machineName,
+		SixtyHz:  *sixtyHz,
 		Snapshot: *snapshot,
 		Disc:     *disc,
 		DiscB:    *discB,
@@ -115,6 +121,13 @@ func windowCommand(ctx context.Context, args []string, _ io.Reader, stdout, stde
 		return 1
 	}
 	return 0
+}
+
+// isCPC reports whether name is a CPC's; an unknown name is left for the
+// window to refuse, naming the machines there are.
+func isCPC(name string) bool {
+	k, err := catalogue.Named(name)
+	return err != nil || k.CPC
 }
 
 // openBrowser opens url in the default browser, as each system's own

@@ -24,6 +24,7 @@ type CRTCType int
 type OpenArgs struct {
 	Machine        MachineName `json:"machine" jsonschema:"the machine to build: cpc464, cpc664, cpc6128 or spectrum48"`
 	CRTC           *CRTCType   `json:"crtc,omitempty" jsonschema:"a CPC's 6845 type, 0 to 4 as the CRTC Compendium numbers them; 0 if not given. A Spectrum has no 6845 and takes none."`
+	SixtyHz        *bool       `json:"sixty_hz,omitempty" jsonschema:"true wires a CPC's 50/60 Hz link for 60 Hz, whose firmware then sets a 60 Hz frame; 50 Hz if not given or false. A Spectrum has no such link and takes none."`
 	Snapshot       string      `json:"snapshot,omitempty" jsonschema:"a snapshot file to stand the machine up from, loaded once the firmware is fitted: a 48K .sna of exactly 49179 bytes for spectrum48, an SNA of version 1, 2 or 3 of at most 8MB for a CPC. A relative path is read from the server's working directory." maxLength:"4096"`
 	SnapshotSHA256 string      `json:"snapshot_sha256,omitempty" jsonschema:"the SHA-256 the snapshot must have, in hex, as the journal names it; the open is refused if the file holds anything else" maxLength:"64"`
 	State          string      `json:"state,omitempty" jsonschema:"a state file state_save wrote, to stand the machine up from as the state kept it, in place of power-on or a snapshot; machine must name the machine it holds. At most 128MB, its first line at most 32MB. A relative path is read from the server's working directory." maxLength:"4096"`
@@ -48,11 +49,14 @@ type StateOpened struct {
 }
 
 // openEntry is machine_open as the journal enters it: a CPC's 6845 type
-// even where none was named, and the snapshot by its absolute path and its
-// SHA-256 (spec, "The journal"; J-3).
+// even where none was named, sixty_hz only where it is true, so that a
+// 50 Hz machine's journal is what it was before the window could ask for
+// 60, and the snapshot by its absolute path and its SHA-256 (spec, "The
+// journal"; J-3).
 type openEntry struct {
 	Machine        string `json:"machine"`
 	CRTC           *int   `json:"crtc,omitempty"`
+	SixtyHz        bool   `json:"sixty_hz,omitempty"`
 	Snapshot       string `json:"snapshot,omitempty"`
 	SnapshotSHA256 string `json:"snapshot_sha256,omitempty"`
 }
@@ -119,6 +123,10 @@ func (h *Host) build(a OpenArgs) (*Machine, []File, error) {
 		}
 		ct = int(*a.CRTC)
 	}
+	if a.SixtyHz != nil && !k.cpc {
+		return nil, nil, fmt.Errorf("argument \"sixty_hz\": %s has no 50/60 Hz link; only a CPC takes sixty_hz", k.name)
+	}
+	sixty := a.SixtyHz != nil && *a.SixtyHz
 	if a.SnapshotSHA256 != "" && a.Snapshot == "" {
 		return nil, nil, fmt.Errorf("argument \"snapshot_sha256\" is given without \"snapshot\", the file it names")
 	}
@@ -149,7 +157,7 @@ func (h *Host) build(a OpenArgs) (*Machine, []File, error) {
 		files = append(files, f)
 		snapshot = b
 	}
-	mm, err := k.Build(catalogue.Config{Firmware: fw, CRTC: ct, Snapshot: snapshot})
+	mm, err := k.Build(catalogue.Config{Firmware: fw, CRTC: ct, SixtyHz: sixty, Snapshot: snapshot})
 	if err != nil {
 		if snapshot != nil {
 			return nil, nil, fmt.Errorf("%s: snapshot %s: %w", k.name, files[len(files)-1].Path, err)
@@ -157,7 +165,7 @@ func (h *Host) build(a OpenArgs) (*Machine, []File, error) {
 		return nil, nil, fmt.Errorf("%s: %w", k.name, err)
 	}
 
-	entry := openEntry{Machine: k.name}
+	entry := openEntry{Machine: k.name, SixtyHz: sixty}
 	if k.cpc {
 		entry.CRTC = &ct
 	}

@@ -26,6 +26,8 @@ func (h *Host) openState(ctx context.Context, a OpenArgs) (Opened, error) {
 	switch {
 	case a.CRTC != nil:
 		return Opened{}, fmt.Errorf("argument \"crtc\" is given with \"state\": a state file stands its machine up with the 6845 it was kept with")
+	case a.SixtyHz != nil:
+		return Opened{}, fmt.Errorf("argument \"sixty_hz\" is given with \"state\": a state file stands its machine up with the links it was kept with")
 	case a.Snapshot != "" || a.SnapshotSHA256 != "":
 		return Opened{}, fmt.Errorf("arguments \"snapshot\" and \"state\" are both given: a machine is stood up from one or the other")
 	}

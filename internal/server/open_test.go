@@ -99,6 +99,34 @@ func TestMachineOpen(t *testing.T) {
 	}
 }
 
+// TestMachineOpenSixtyHz: sixty_hz true wires a CPC's link for 60 Hz,
+// which inspect reads as fifty_hz false, and the journal's machine_open
+// says so; false, or none, leaves the link at 50 Hz and the journal as it
+// was before the argument was (issue 16: the window's --sixty-hz).
+func TestMachineOpenSixtyHz(t *testing.T) {
+	w := machineWire(t)
+	for _, c := range []struct {
+		args    args
+		fifty   bool
+		journal string
+	}{
+		{args{"machine": "cpc464", "sixty_hz": true}, false, `{"machine":"cpc464","crtc":0,"sixty_hz":true}`},
+		{args{"machine": "cpc6128", "sixty_hz": false}, true, `{"machine":"cpc6128","crtc":0}`},
+		{args{"machine": "cpc664"}, true, `{"machine":"cpc664","crtc":0}`},
+	} {
+		var o host.Opened
+		w.tool("machine_open", c.args, &o)
+		if got := w.inspect(o.Handle, "fifty_hz"); got != c.fifty {
+			t.Errorf("open %v: fifty_hz %v, want %v", c.args, got, c.fifty)
+		}
+		var j host.JournalPage
+		w.tool("journal", args{"handle": o.Handle}, &j)
+		if got := string(j.Entries[0].Arguments); got != c.journal {
+			t.Errorf("open %v: journaled as %s, want %s", c.args, got, c.journal)
+		}
+	}
+}
+
 // TestMachineOpenRefused: a request machine_open cannot carry out is
 // refused saying why, naming the argument or the file, and stands nothing
 // up (S-9, S-10, A-1, W-6, FILE-5 to FILE-7, A-11).
@@ -135,6 +163,10 @@ func TestMachineOpenRefused(t *testing.T) {
 		{"unknown machine", args{"machine": "cpc9128"}, []string{`argument "machine" is "cpc9128"`, `"cpc6128"`}},
 		{"crtc on a Spectrum", args{"machine": "spectrum48", "crtc": 0}, []string{`argument "crtc"`, "spectrum48 has no 6845"}},
 		{"crtc 5", args{"machine": "cpc6128", "crtc": 5}, []string{`argument "crtc" is 5`, "0 to 4"}},
+		{"sixty_hz on a Spectrum", args{"machine": "spectrum48", "sixty_hz": true}, []string{`argument "sixty_hz"`, "spectrum48 has no 50/60 Hz link"}},
+		{"sixty_hz false on a Spectrum", args{"machine": "spectrum48", "sixty_hz": false}, []string{`argument "sixty_hz"`, "only a CPC takes sixty_hz"}},
+		{"sixty_hz as text", args{"machine": "cpc6128", "sixty_hz": "true"}, []string{`argument "sixty_hz" is a string`}},
+		{"sixty_hz with a state", args{"machine": "cpc6128", "sixty_hz": true, "state": "any.state"}, []string{`argument "sixty_hz" is given with "state"`}},
 		{"crtc as text", args{"machine": "cpc6128", "crtc": "0"}, []string{`argument "crtc" is a string`}},
 		{"no snapshot file", args{"machine": "spectrum48", "snapshot": "nothing/here.sna"},
 			[]string{filepath.Join(wd, "nothing/here.sna"), "cannot be reached", "working directory is " + wd}},

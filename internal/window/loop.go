@@ -49,7 +49,7 @@ func (w *Window) loop(ctx context.Context) {
 				continue
 			}
 			w.publish()
-			next = next.Add(time.Duration(ticks) * time.Second / time.Duration(w.clock))
+			next = next.Add(w.machineTime(ticks))
 			if ticks == 0 {
 				next = next.Add(time.Second / 50)
 			}
@@ -72,6 +72,12 @@ func (w *Window) loop(ctx context.Context) {
 		}
 		timer.Reset(next.Sub(now))
 	}
+}
+
+// machineTime is how long ticks last at the machine's clock: the time the
+// loop gives a frame that ran them.
+func (w *Window) machineTime(ticks uint64) time.Duration {
+	return time.Duration(ticks) * time.Second / time.Duration(w.clock)
 }
 
 // frame runs the machine's next frame with the person's keys, and answers

@@ -50,6 +50,10 @@ type Options struct {
 	Machine string
 	// CRTC is a CPC's 6845 type, nil for type 0.
 	CRTC *int
+	// SixtyHz wires a CPC's 50/60 Hz link for 60 Hz, as machine_open's
+	// sixty_hz does; its firmware then sets a 60 Hz frame, and the loop
+	// runs 60 of them a second.
+	SixtyHz bool
 	// Snapshot, if given, is a snapshot to stand the machine up from.
 	Snapshot string
 	// Disc and DiscB are discs to put in a CPC's drives A and B; Tape a
@@ -137,6 +141,9 @@ func New(opts Options) (*Window, error) {
 	if opts.CRTC != nil {
 		t := host.CRTCType(*opts.CRTC)
 		open.CRTC = &t
+	}
+	if opts.SixtyHz {
+		open.SixtyHz = &opts.SixtyHz
 	}
 	opened, err := w.h.Open(ctx, open)
 	if err != nil {
