@@ -120,6 +120,14 @@ func TestBootRefusals(t *testing.T) {
 	if err := os.WriteFile(short, make([]byte, 49178), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A file one byte past any snapshot, sparse: nothing of it is read.
+	huge := filepath.Join(dir, "huge.sna")
+	if err := os.WriteFile(huge, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(huge, 8<<20+1); err != nil {
+		t.Fatal(err)
+	}
 	spec := []string{"--machine", "spectrum48", "--roms", roms}
 	for _, c := range []struct {
 		args   []string
@@ -155,6 +163,7 @@ func TestBootRefusals(t *testing.T) {
 		{append([]string{"run"}, spec...), 2, "run takes one snapshot file"},
 		{append([]string{"run", short}, spec...), 1, "a 48K snapshot is 49179 bytes, and this is 49178"},
 		{append([]string{"run", dir}, spec...), 1, "is not a regular file"},
+		{append([]string{"run", huge}, spec...), 1, "huge.sna is 8388609 bytes; no snapshot is longer than 8388608"},
 	} {
 		status, _, errs := colophon(c.args...)
 		if status != c.status || !strings.Contains(errs, c.want) {

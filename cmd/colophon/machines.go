@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"os"
 
 	"colophon/internal/chip/monitor"
 	"colophon/internal/firmware"
@@ -87,4 +89,33 @@ func saveDisc(m cliMachine) ([]byte, error) {
 	}
 	b, _, err := d.SaveDisc(0)
 	return b, err
+}
+
+// readMedium reads a disc, tape or snapshot file whole. Anything but a
+// regular file is refused unread, and so is a file past the limit (FILE-6,
+// FILE-7).
+func readMedium(path string, limit catalogue.Limit) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	if fi.Size() > limit.Most {
+		return nil, fmt.Errorf("%s is %d bytes; %s", path, fi.Size(), limit.Why)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit.Most+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if int64(len(b)) > limit.Most {
+		return nil, fmt.Errorf("%s grew past %d bytes as it was read", path, limit.Most)
+	}
+	return b, nil
 }

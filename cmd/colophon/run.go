@@ -5,10 +5,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"os"
 
 	"colophon/internal/firmware"
+	"colophon/internal/machine/catalogue"
 )
 
 func init() {
@@ -25,10 +24,10 @@ takes the 48K .sna, 49179 bytes; a CPC an SNA.
 	})
 }
 
-// maxSnapshot is the most a snapshot file is read of: a CPC's SNA with its
-// chunks (spec, "The files a machine is built from"; FILE-7). A Spectrum's
-// machine refuses any length but its own.
-const maxSnapshot = 8 << 20
+// snapshotLimit is the most a snapshot file is read of: a CPC's SNA with
+// its chunks (spec, "The files a machine is built from"; FILE-7). A
+// Spectrum's machine refuses any length but its own.
+var snapshotLimit = catalogue.Limit{Most: 8 << 20, Why: "no snapshot is longer than 8388608"}
 
 func runRun(ctx context.Context, std stdio, args []string) error {
 	o, positional, err := parseRunOptions("run", args)
@@ -41,7 +40,7 @@ func runRun(ctx context.Context, std stdio, args []string) error {
 	if len(positional) != 1 {
 		return usage("run takes one snapshot file; got %d arguments %q", len(positional), positional)
 	}
-	b, err := readSnapshot(positional[0])
+	b, err := readMedium(positional[0], snapshotLimit)
 	if err != nil {
 		return err
 	}
@@ -51,33 +50,4 @@ func runRun(ctx context.Context, std stdio, args []string) error {
 		return fmt.Errorf("%s: %w", positional[0], err)
 	}
 	return drive(ctx, std, m, o)
-}
-
-// readSnapshot reads a snapshot file whole. Anything but a regular file is
-// refused unread, and so is a file longer than any snapshot (FILE-6,
-// FILE-7).
-func readSnapshot(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	if fi.Size() > maxSnapshot {
-		return nil, fmt.Errorf("%s is %d bytes; no snapshot is longer than %d", path, fi.Size(), maxSnapshot)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxSnapshot+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	if len(b) > maxSnapshot {
-		return nil, fmt.Errorf("%s grew past %d bytes as it was read", path, maxSnapshot)
-	}
-	return b, nil
 }

@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -46,32 +44,4 @@ func insertTape(m cliMachine, o *runOptions) error {
 	}
 	deck.InsertTape(t)
 	return nil
-}
-
-// readMedium reads a disc or tape file whole. Anything but a regular file
-// is refused unread, and so is a file past the limit (FILE-6, FILE-7).
-func readMedium(path string, limit catalogue.Limit) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	if fi.Size() > limit.Most {
-		return nil, fmt.Errorf("%s is %d bytes; %s", path, fi.Size(), limit.Why)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, limit.Most+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	if int64(len(b)) > limit.Most {
-		return nil, fmt.Errorf("%s grew past %d bytes as it was read", path, limit.Most)
-	}
-	return b, nil
 }

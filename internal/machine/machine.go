@@ -436,3 +436,38 @@ func StepInstructions(c *z80.CPU, n int, limit uint64, end func(), w *Watch, ctl
 	}
 	return Done, done
 }
+
+// RunStretches runs c until its tick reaches until, as each board's run
+// does, a stretch at a time: stretch runs to the tick it is given, ending
+// between instructions, and reports over where the run is over before
+// then, and why (the board's own loop, plain or watched, decides). With
+// ctl, a stretch ends at most ControlTicks on, and between stretches,
+// outside a chain of prefixes, the control is told the tick and looked at
+// (Control). A run whose end falls inside a chain of prefixes ends
+// unsettled (T-11, T-12).
+//
+// The boards' stretches stay their own: the plain one is each machine's
+// hot loop, and a watched one shared between them, calling the board's
+// end of an instruction through a function value, ran watched runs 3 to
+// 8% slower (BenchmarkRun1500OneExec, internal/watch).
+func RunStretches(c *z80.CPU, until uint64, ctl *Control, stretch func(end uint64) (stop Stop, over bool)) Stop {
+	for c.Tick < until {
+		end := until
+		if ctl != nil {
+			end = min(until, c.Tick+ControlTicks)
+		}
+		if stop, over := stretch(end); over {
+			return stop
+		}
+		if ctl != nil && c.Prefix == 0 {
+			ctl.Tick.Store(c.Tick)
+			if ctl.Stop.Load() {
+				return Cancelled
+			}
+		}
+	}
+	if c.Prefix != 0 {
+		return Unsettled
+	}
+	return Done
+}

@@ -140,33 +140,13 @@ func (m *CPC) run(until, frames uint64, haltStops bool) (machine.Stop, uint64) {
 	}
 	defer func() { m.watchFrames = false }()
 	r := runner{halt: machine.WatchHalt(&m.CPU), frames: frames, haltStops: haltStops}
-	c := &m.CPU
-	for c.Tick < until {
-		end := until
-		if m.control != nil {
-			end = min(until, c.Tick+machine.ControlTicks)
-		}
-		var stop machine.Stop
-		var over bool
+	stop := machine.RunStretches(&m.CPU, until, m.control, func(end uint64) (machine.Stop, bool) {
 		if m.watch != nil {
-			stop, over = m.watched(&r, end)
-		} else {
-			stop, over = m.plain(&r, end)
+			return m.watched(&r, end)
 		}
-		if over {
-			return stop, r.n
-		}
-		if m.control != nil && c.Prefix == 0 {
-			m.control.Tick.Store(c.Tick)
-			if m.control.Stop.Load() {
-				return machine.Cancelled, r.n
-			}
-		}
-	}
-	if c.Prefix != 0 {
-		return machine.Unsettled, r.n
-	}
-	return machine.Done, r.n
+		return m.plain(&r, end)
+	})
+	return stop, r.n
 }
 
 // runner is what one run keeps across the stretches it runs in.

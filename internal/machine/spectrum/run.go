@@ -76,34 +76,14 @@ func (s *Spectrum) settle() {
 // looked at every machine.ControlTicks. It returns why it stopped and how
 // many instructions it ran.
 func (s *Spectrum) run(target uint64, haltStops bool) (machine.Stop, uint64) {
-	c := &s.CPU
-	r := runner{halt: machine.WatchHalt(c), haltStops: haltStops}
-	for c.Tick < target {
-		end := target
-		if s.control != nil {
-			end = min(target, c.Tick+machine.ControlTicks)
-		}
-		var stop machine.Stop
-		var over bool
+	r := runner{halt: machine.WatchHalt(&s.CPU), haltStops: haltStops}
+	stop := machine.RunStretches(&s.CPU, target, s.control, func(end uint64) (machine.Stop, bool) {
 		if s.watch != nil {
-			stop, over = s.watched(&r, end)
-		} else {
-			stop, over = s.plain(&r, end)
+			return s.watched(&r, end)
 		}
-		if over {
-			return stop, r.n
-		}
-		if s.control != nil && c.Prefix == 0 {
-			s.control.Tick.Store(c.Tick)
-			if s.control.Stop.Load() {
-				return machine.Cancelled, r.n
-			}
-		}
-	}
-	if c.Prefix != 0 {
-		return machine.Unsettled, r.n
-	}
-	return machine.Done, r.n
+		return s.plain(&r, end)
+	})
+	return stop, r.n
 }
 
 // runner is what one run keeps across the stretches it runs in.
