@@ -47,9 +47,10 @@ type revisionTransport struct {
 	inner mcp.Transport
 	door  *door // hands the tool calls over in order; nil for none
 	// ending is told when the client's input ends; cancelCalls cancels
-	// the calls still running, once they have had their time. Either may
-	// be nil.
+	// the calls still running, once they have had their time, which is
+	// stopGrace less answerGrace. Either may be nil.
 	ending, cancelCalls func()
+	stopGrace           time.Duration
 }
 
 // Connect connects the inner transport and wraps its connection.
@@ -58,7 +59,7 @@ func (t *revisionTransport) Connect(ctx context.Context) (mcp.Connection, error)
 	if err != nil {
 		return nil, err
 	}
-	rc := &revisionConn{inner: c, pending: make(map[jsonrpc.ID]string), door: t.door, ending: t.ending, cancelCalls: t.cancelCalls}
+	rc := &revisionConn{inner: c, pending: make(map[jsonrpc.ID]string), door: t.door, ending: t.ending, cancelCalls: t.cancelCalls, stopGrace: t.stopGrace}
 	rc.answered = sync.NewCond(&rc.mu)
 	return rc, nil
 }
@@ -120,6 +121,7 @@ type revisionConn struct {
 	inner               mcp.Connection
 	door                *door
 	ending, cancelCalls func()
+	stopGrace           time.Duration
 
 	mu sync.Mutex
 	// opened is the revision initialize opened the connection in, or "".
@@ -289,16 +291,16 @@ func (c *revisionConn) Close() error {
 // drain waits until every call that went on has been answered, or the
 // connection has closed, or ctx is done. The end of input means no more
 // requests, not no more answers; but the process ends within a second of
-// it whatever runs (issue 19, item 7): so the calls still running after
-// drainGrace have their contexts cancelled, and a run stops between
-// instructions and is answered with what it did, while Serve gives up
-// waiting at StopGrace.
+// it whatever runs (issue 19, item 7): so the calls still running
+// answerGrace before Serve gives up waiting, at StopGrace, have their
+// contexts cancelled, and a run stops between instructions and is
+// answered with what it did.
 func (c *revisionConn) drain(ctx context.Context) {
 	if c.ending != nil {
 		c.ending()
 	}
 	if c.cancelCalls != nil {
-		defer time.AfterFunc(drainGrace, c.cancelCalls).Stop()
+		defer time.AfterFunc(max(c.stopGrace-answerGrace, 0), c.cancelCalls).Stop()
 	}
 	stop := context.AfterFunc(ctx, func() {
 		c.mu.Lock()
@@ -313,9 +315,12 @@ func (c *revisionConn) drain(ctx context.Context) {
 	}
 }
 
-// drainGrace is how long the calls running as the client's input ends have
-// to end by themselves before their contexts are cancelled.
-const drainGrace = 500 * time.Millisecond
+// answerGrace is how long a call cancelled as Serve's StopGrace runs out
+// has to stop and be answered: a run stops within ControlTicks of its
+// machine's time, well under a millisecond. With DefaultStopGrace, the
+// calls running as the client's input ends have 500 ms to end by
+// themselves.
+const answerGrace = 400 * time.Millisecond
 
 // cancelled forgets a call a client has cancelled: the protocol has it go
 // unanswered ("Cancellation"), so the end of input does not wait for it.

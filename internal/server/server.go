@@ -58,7 +58,8 @@ type Options struct {
 
 	// StopGrace is how long Serve goes on writing answers once its
 	// client's input has ended or its context is done; 0 means
-	// DefaultStopGrace, which keeps a process's end within a second. A
+	// DefaultStopGrace, which keeps a process's end within a second. The
+	// calls still running answerGrace before it ends are cancelled. A
 	// test that holds every answer to being written sets it long: Serve
 	// still returns as soon as they are.
 	StopGrace time.Duration
@@ -171,7 +172,7 @@ func (s *Server) Serve(ctx context.Context, t mcp.Transport) error {
 
 	ran := make(chan error, 1)
 	go func() {
-		ran <- s.mcp.Run(ctx, &revisionTransport{inner: t, door: d, ending: end, cancelCalls: cancelCalls})
+		ran <- s.mcp.Run(ctx, &revisionTransport{inner: t, door: d, ending: end, cancelCalls: cancelCalls, stopGrace: s.opts.StopGrace})
 	}()
 	select {
 	case err := <-ran:
@@ -193,7 +194,7 @@ func (s *Server) Serve(ctx context.Context, t mcp.Transport) error {
 // DefaultStopGrace is how long Serve goes on once its client's input has
 // ended or its context is done: the answers written in that time are
 // written, and then Serve returns whatever still runs. With the calls
-// cancelled at drainGrace, a process ends within a second.
+// cancelled answerGrace before it, a process ends within a second.
 const DefaultStopGrace = 900 * time.Millisecond
 
 // Stop stops the server for good: every call running or waiting, over
