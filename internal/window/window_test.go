@@ -380,7 +380,9 @@ func TestPageEndpoints(t *testing.T) {
 	// /alive answers its headers, with the window's instance, and then
 	// nothing until the window ends.
 	req, _ := http.NewRequest(http.MethodGet, base+"/alive", nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	// The wait for the body starts once the headers are in, so that a
+	// loaded machine's slow answer is not taken for a silent one.
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	resp, err := http.DefaultClient.Do(req.WithContext(ctx))
 	if err != nil {
@@ -389,6 +391,7 @@ func TestPageEndpoints(t *testing.T) {
 	if resp.StatusCode != 200 || resp.Header.Get(InstanceHeader) == "" {
 		t.Errorf("/alive: %s, instance %q", resp.Status, resp.Header.Get(InstanceHeader))
 	}
+	defer time.AfterFunc(300*time.Millisecond, cancel).Stop()
 	n, err := resp.Body.Read(make([]byte, 1))
 	if n != 0 || ctx.Err() == nil {
 		t.Errorf("/alive answered %d bytes, %v, before the window ended", n, err)
