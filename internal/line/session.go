@@ -89,6 +89,12 @@ type Session struct {
 
 	writing sync.Mutex // one writer on the socket at a time
 
+	// closing is held through a whole Close, so that a second Close (the
+	// process's teardown, as a signal's is under way) returns only once
+	// the reset is sent: a process that exited between them would have
+	// the kernel close the socket with a FIN, not a reset.
+	closing sync.Mutex
+
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced whenever the line has news
 
@@ -337,6 +343,8 @@ func (s *Session) Status() string {
 // process's teardown, on exit and on SIGTERM and SIGHUP. Output that had not
 // been read stays readable.
 func (s *Session) Close() Reply {
+	s.closing.Lock()
+	defer s.closing.Unlock()
 	s.mu.Lock()
 	if s.state != open {
 		r := Reply{Note: "not open", Line: s.lineLocked()}
