@@ -240,20 +240,32 @@ func (f *FDC) found(at uint64, s dsk.Sector) {
 		f.Stage, f.Due = stageMissing, f.Mark+uint64(g.Data)*bt
 		return
 	}
-	deleted := s.ST2&dsk.ST2ControlMark != 0
-	if deleted != (f.cmd() == cmdReadDeleted) {
+	if f.otherMark(s) {
+		// The other data address mark sets CM, whether the sector is read
+		// or skipped: "if the FDC encounters a Sector which contains a
+		// Deleted Data Address Mark, this flag is set. Also set if DAM
+		// found during Read Deleted Data" (µPD765, Status Register 2).
+		f.ST2 |= st2Control
 		if f.Code&bitSK != 0 {
-			// SK skips the sector, its CRC unchecked, and goes on to the
-			// next (µPD765, Read Data and Read Deleted Data).
+			// SK skips the sector, "The CRC bits in the deleted data
+			// field are not checked when SK=1", and reads the next
+			// (µPD765, Read Data and Read Deleted Data).
 			f.Length = 0
 			f.Stage, f.Due = stageSectorEnd, f.Mark+uint64(g.Data+physical(s.N)+2)*bt
 			return
 		}
-		// Without SK the sector is read whole, and the command ends with
-		// CM (µPD765, Read Data; and, for a scan, Scan Commands).
-		f.ST2 |= st2Control
+		// Without SK the sector is read whole, and the command ends after
+		// it (sectorEnd).
 	}
 	f.transfer(s)
+}
+
+// otherMark reports whether a sector read by a read or a scan has the
+// data address mark the command does not ask for: a deleted one for READ
+// DATA and the scans, a plain one for READ DELETED DATA (µPD765, Read
+// Deleted Data).
+func (f *FDC) otherMark(s dsk.Sector) bool {
+	return (s.ST2&dsk.ST2ControlMark != 0) != (f.cmd() == cmdReadDeleted)
 }
 
 // transfer begins reading a sector's data: the next copy of a sector
@@ -416,7 +428,7 @@ func (f *FDC) sectorEnd(at uint64) {
 			f.finish(at)
 			return
 		}
-		if f.ST2&st2Control != 0 {
+		if ok && f.otherMark(s) && f.Code&bitSK == 0 {
 			f.abort(at, 0, 0)
 			return
 		}
@@ -429,9 +441,17 @@ func (f *FDC) sectorEnd(at uint64) {
 		f.R += max(f.DTL, 1)
 		f.lookFor(at)
 		return
-	case f.ST2&st2Control != 0:
-		// A deleted sector read without SK ends the command after it.
-		f.abort(at, 0, 0)
+	case ok && f.otherMark(s):
+		// A sector of the other mark, read without SK, ends the command
+		// after it, its ID register left at that sector ("Address not
+		// incremented. Next sector not searched for", as SMSC's FDC37C78
+		// datasheet, "Skip Bit vs Read Data Command", puts it for its
+		// µPD765-compatible core), and ends it normally: the
+		// datasheet gives IC 01 for the other endings of Read Data but not
+		// for this one, and Kevin Thacker's acid test (Arnold, fdc_read,
+		// "read data mt"), run on a real CPC, has READ DATA of a deleted
+		// sector below EOT give ST0 &00 with CM, R unchanged.
+		f.finish(at)
 		return
 	}
 	f.nextSector(at)

@@ -545,15 +545,166 @@ func TestWeakAndDeleted(t *testing.T) {
 	if got := b.readData(); len(got) != 512 || got[0] != 3 {
 		t.Errorf("the deleted sector read: %d bytes", len(got))
 	}
-	if r := b.results(); !bytes.Equal(r, []byte{0x40, 0, 0x40, 0, 0, 2, 2}) {
+	if r := b.results(); !bytes.Equal(r, []byte{0x00, 0, 0x40, 0, 0, 2, 2}) {
 		t.Errorf("the deleted sector: % X", r)
 	}
 	b.cmd(0x66, 0, 0, 0, 2, 2, 3, 0x2A, 0xFF)
 	if got := b.readData(); len(got) != 512 || got[0] != 4 {
 		t.Errorf("with SK: %d bytes of &%02X, want sector 3's", len(got), got[0])
 	}
-	if r := b.results(); !bytes.Equal(r, []byte{0x40, 0x80, 0, 1, 0, 1, 2}) {
+	if r := b.results(); !bytes.Equal(r, []byte{0x40, 0x80, 0x40, 1, 0, 1, 2}) {
 		t.Errorf("with SK: % X", r)
+	}
+}
+
+// markedDisc is a track of four sectors, each filled with its own byte:
+// R 1 and 3 recorded with a data address mark, R 2 and 4 with a deleted
+// one, R 4's data with a bad CRC as well (DE and DD in its flags, SAMdisk's
+// way of writing a data CRC error in a DSK).
+func markedDisc(t *testing.T) dsk.Disc {
+	fill := func(v byte) []byte { return bytes.Repeat([]byte{v}, 512) }
+	return disc(t, dsktest.Extended(1, 1, []dsktest.Track{{GAP3: 0x4E, Filler: 0xE5, Sectors: []dsktest.Sector{
+		{R: 1, N: 2, Data: fill(0x11)},
+		{R: 2, N: 2, ST2: 0x40, Data: fill(0x22)},
+		{R: 3, N: 2, Data: fill(0x33)},
+		{R: 4, N: 2, ST1: 0x20, ST2: 0x60, Data: fill(0x44)},
+	}}}))
+}
+
+// TestReadDeletedData holds READ DATA (&06) and READ DELETED DATA (&0C),
+// with SK and without, to what the µPD765 datasheet gives them over
+// sectors of either mark: the sectors transferred, each 512 bytes of its
+// own fill, and the result. A sector of the mark asked for is read as
+// READ DATA reads one; one of the other mark sets CM in ST2 ("if the FDC
+// encounters a Sector which contains a Deleted Data Address Mark, this
+// flag is set. Also set if DAM found during Read Deleted Data", Status
+// Register 2). Without SK it is read whole and the command ends after it,
+// normally, its ID register at that sector; with SK it is skipped, its
+// data's CRC unchecked ("The CRC bits in the deleted data field are not
+// checked when SK=1", Read Data), and the next sector is read (Read Data;
+// Read Deleted Data: "If SK=1, then the FDC skips the sector with the
+// Data Address Mark and reads the next sector"). A read that reaches EOT
+// ends with EN, as every read on a CPC, which wires no terminal count.
+func TestReadDeletedData(t *testing.T) {
+	const (
+		readData    = 0x46 // MF, READ DATA
+		readDeleted = 0x4C // MF, READ DELETED DATA
+		sk          = 0x20
+	)
+	for _, c := range []struct {
+		name    string
+		code    byte
+		r, eot  byte
+		sectors []byte // the fill of each sector transferred, in order
+		result  []byte
+	}{
+		{"READ DATA of a deleted sector: read whole, CM, ended there", readData, 2, 3,
+			[]byte{0x22}, []byte{0x00, 0x00, 0x40, 0, 0, 2, 2}},
+		{"READ DATA of a deleted sector with SK: skipped, CM, the next read", readData | sk, 2, 3,
+			[]byte{0x33}, []byte{0x40, 0x80, 0x40, 1, 0, 1, 2}},
+		{"READ DATA with SK over all four: the deleted ones skipped, R 4's bad CRC unchecked", readData | sk, 1, 4,
+			[]byte{0x11, 0x33}, []byte{0x40, 0x80, 0x40, 1, 0, 1, 2}},
+		{"READ DATA of a deleted sector with a bad CRC: CM, DE and DD", readData, 4, 4,
+			[]byte{0x44}, []byte{0x40, 0x20, 0x60, 0, 0, 4, 2}},
+		{"READ DATA of plain sectors: no CM", readData, 1, 1,
+			[]byte{0x11}, []byte{0x40, 0x80, 0x00, 1, 0, 1, 2}},
+		{"READ DELETED DATA of a deleted sector: no CM", readDeleted, 2, 2,
+			[]byte{0x22}, []byte{0x40, 0x80, 0x00, 1, 0, 1, 2}},
+		{"READ DELETED DATA of a plain sector: read whole, CM, ended there", readDeleted, 1, 2,
+			[]byte{0x11}, []byte{0x00, 0x00, 0x40, 0, 0, 1, 2}},
+		{"READ DELETED DATA with SK: the plain ones skipped, CM", readDeleted | sk, 1, 3,
+			[]byte{0x22}, []byte{0x40, 0x80, 0x40, 1, 0, 1, 2}},
+		{"READ DELETED DATA with SK over deleted sectors alone", readDeleted | sk, 4, 4,
+			[]byte{0x44}, []byte{0x40, 0x20, 0x20, 0, 0, 4, 2}},
+		{"READ DELETED DATA with SK over a plain sector alone: nothing read", readDeleted | sk, 3, 3,
+			nil, []byte{0x40, 0x80, 0x40, 1, 0, 1, 2}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := newBench(t)
+			b.f.Insert(b.now, 0, markedDisc(t), false)
+			b.ready()
+			b.poll = 8
+			b.cmd(c.code, 0, 0, 0, c.r, 2, c.eot, 0x2A, 0xFF)
+			var want []byte
+			for _, v := range c.sectors {
+				want = append(want, bytes.Repeat([]byte{v}, 512)...)
+			}
+			if got := b.readData(); !bytes.Equal(got, want) {
+				t.Errorf("transferred %d bytes % X…; want sectors % X", len(got), got[:min(len(got), 1)], c.sectors)
+			}
+			if r := b.results(); !bytes.Equal(r, c.result) {
+				t.Errorf("results % X; want % X", r, c.result)
+			}
+		})
+	}
+}
+
+// TestWriteDeletedData writes a sector with WRITE DELETED DATA (&09),
+// which writes "a Deleted Data Address Mark ... at the beginning of the
+// Data Field instead of the normal Data Address Mark" (µPD765, Write
+// Deleted Data): the disc's flags for the sector say so, and so does the
+// DSK file saved from it; READ DELETED DATA reads it back with no CM, READ
+// DATA with CM. WRITE DATA over it writes a plain mark again.
+func TestWriteDeletedData(t *testing.T) {
+	b := newBench(t)
+	b.f.Insert(b.now, 0, disc(t, dsktest.DATA()), false)
+	b.ready()
+	b.poll = 8
+	data := make([]byte, 512)
+	for i := range data {
+		data[i] = byte(i * 3)
+	}
+	marked := func() bool {
+		tr := b.f.Disc(0).Track(0, 0)
+		for i := range tr.Sectors() {
+			if s := tr.Sector(i); s.R == 0xC5 {
+				return s.ST2&dsk.ST2ControlMark != 0
+			}
+		}
+		t.Fatal("no sector &C5 on track 0")
+		return false
+	}
+	b.cmd(0x49, 0, 0, 0, 0xC5, 2, 0xC5, 0x2A, 0xFF)
+	if n := b.writeData(data); n != 512 {
+		t.Errorf("wrote %d bytes", n)
+	}
+	if r := b.results(); !bytes.Equal(r, []byte{0x40, 0x80, 0, 1, 0, 1, 2}) {
+		t.Errorf("WRITE DELETED DATA: % X", r)
+	}
+	if !marked() {
+		t.Error("the sector written has no deleted mark in its flags")
+	}
+	saved, err := dsk.Save(b.f.Disc(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := disc(t, saved).Track(0, 0).Sector(8); s.R != 0xC5 || s.ST2&dsk.ST2ControlMark == 0 {
+		t.Errorf("the saved DSK's sector &%02X has ST2 &%02X; want CM (&40)", s.R, s.ST2)
+	}
+	b.cmd(0x4C, 0, 0, 0, 0xC5, 2, 0xC5, 0x2A, 0xFF)
+	if got := b.readData(); !bytes.Equal(got, data) {
+		t.Errorf("READ DELETED DATA read %d bytes, not those written", len(got))
+	}
+	if r := b.results(); !bytes.Equal(r, []byte{0x40, 0x80, 0, 1, 0, 1, 2}) {
+		t.Errorf("READ DELETED DATA: % X; want no CM", r)
+	}
+	b.cmd(readCmd(0, 0, 0xC5)...)
+	if got := b.readData(); !bytes.Equal(got, data) {
+		t.Errorf("READ DATA read %d bytes, not those written", len(got))
+	}
+	if r := b.results(); !bytes.Equal(r, []byte{0x00, 0, 0x40, 0, 0, 0xC5, 2}) {
+		t.Errorf("READ DATA: % X; want CM, ended at the sector", r)
+	}
+	b.cmd(0x45, 0, 0, 0, 0xC5, 2, 0xC5, 0x2A, 0xFF)
+	b.writeData(data)
+	b.results()
+	if marked() {
+		t.Error("WRITE DATA left the deleted mark")
+	}
+	b.cmd(readCmd(0, 0, 0xC5)...)
+	b.readData()
+	if r := b.results(); r[2] != 0 {
+		t.Errorf("READ DATA after WRITE DATA: % X; want no CM", r)
 	}
 }
 
