@@ -176,3 +176,76 @@ func TestEmptyDeckStaysEmpty(t *testing.T) {
 		t.Errorf("an empty deck became %+v", d)
 	}
 }
+
+// TestDT23PauseOfNoneInTheDecks plays a pause block of 0 ms between two
+// pairs of pulses of 10000 T-states in each machine's deck. [TZX] ID 20:
+// "If the value is 0 then the emulator or utility should (in effect) STOP
+// THE TAPE, i.e. should not continue loading until the user or emulator
+// requests it": a Spectrum's tape stops there, PLAY comes up, the head
+// reads low, and the tape stands for as long as the machine runs, until
+// PLAY is pressed again, when the pulses after it play on from that tick.
+// A CPC's deck passes over it, as the CDT notes ask ("SHOULD NOT 'Stop the
+// Tape'", DT-23): the tape plays as one without the block does, tick for
+// tick.
+func TestDT23PauseOfNoneInTheDecks(t *testing.T) {
+	pair := []byte{idPulses, 2, 0x10, 0x27, 0x10, 0x27} // two pulses of 10000
+	stop, err := Open(TZX, tzx(pair, []byte{idPause, 0, 0}, pair))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := Open(TZX, tzx(pair, pair))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// A Spectrum at 3.5 MHz, a tick a T-state: the first pulse, low, ends
+	// the leader at 5.7 s, 19950000; the second, high, ends at 19960000,
+	// where the pause of none stops the tape, its level low already.
+	var d Deck
+	d.Insert(stop, spectrumDeck, 0, false)
+	if got := firstHigh(t, d, 0, 19950000); got != 19950000 {
+		t.Fatalf("the first edge comes at tick %d; want 19950000", got)
+	}
+	d.Run(19960000)
+	if d.Playing || d.Level || d.Reader.Block != 2 {
+		t.Fatalf("at the pause of none: playing %v, level %v, block %d; want the tape stopped at block 2, low", d.Playing, d.Level, d.Reader.Block)
+	}
+	kept := d.Reader
+	const pressed = 19960000 + 10*3500000 // ten seconds on
+	if d.LevelAt(pressed) || d.Reader != kept || d.Playing {
+		t.Fatalf("the stopped tape moved in ten seconds: %+v", d)
+	}
+	d.Playing = true // PLAY pressed again
+	if got := firstHigh(t, d, pressed, pressed+10000); got != pressed+10000 {
+		t.Errorf("after PLAY the next pair's edge comes at tick %d; want %d", got, pressed+10000)
+	}
+	d.Run(pressed + 20000)
+	if d.Playing {
+		t.Error("the tape plays on past its end")
+	}
+
+	// A CPC at 4 MHz: the same pulses with the block and without it, the
+	// motor on from tick 0, the reel up to speed at 200000, the first
+	// edge at 200000 + 22800000; the second pair's edge 20000 T-states on,
+	// 22857 ticks by the carried sevenths (TestDeckTicksAreExact).
+	var a, b Deck
+	a.Insert(stop, cpcDeck, 0, true)
+	b.Insert(plain, cpcDeck, 0, true)
+	const first = 200000 + 22800000
+	if got := firstHigh(t, a, 0, first); got != first {
+		t.Fatalf("the CPC's first edge comes at tick %d; want %d", got, first)
+	}
+	a.Run(first + 1)
+	if got := firstHigh(t, a, first, first+22857); got != first+22857 {
+		t.Errorf("the CPC's second pair's edge comes at tick %d; want %d", got, first+22857)
+	}
+	a.Insert(stop, cpcDeck, 0, true)
+	for at := uint64(first - 10); at < first+60000; at += 7 {
+		if a.LevelAt(at) != b.LevelAt(at) || a.Playing != b.Playing {
+			t.Fatalf("tick %d: with the pause of none the level is %v, playing %v; without it %v, %v", at, a.Level, a.Playing, b.Level, b.Playing)
+		}
+	}
+	if a.Playing {
+		t.Error("the CPC's tape plays on past its end")
+	}
+}

@@ -11,6 +11,9 @@ func (t *Tape) readTAP() error {
 	for c.pos < len(c.b) {
 		i, at := len(t.blocks), c.pos
 		n := c.u16()
+		if c.err != nil {
+			return fmt.Errorf("block %d (at byte %d of the file) has one byte of the two that say its length", i, at)
+		}
 		blk := block{id: idStandard, offset: at, pause: romPause}
 		blk.data = c.take(int(n))
 		if c.err != nil {

@@ -157,19 +157,31 @@ func TestDT16CompleteTZX(t *testing.T) {
 
 // TestDT16LibspectrumInvalidImagesRefused opens every image libspectrum's
 // tests expect it to refuse, and finds each refused with its cause.
+//
+// Each is held to its whole message, which names the cause the file's
+// bytes give: invalid.tzx's one block has ID &FF; invalid-gdb.tzx's
+// generalized block (&19) asks for &40000000 data symbols of an alphabet
+// of 2, a bit each, from a stream of one byte ([TZX] ID 19: TOTD, ASD, and
+// "NB = Ceiling(Log2(ASD))"); invalid-archiveinfo.tzx says 2 texts and
+// holds one, "Test string", the second's ID byte missing; invalid-
+// hardwareinfo.tzx says 1 machine of 3 bytes and holds none;
+// invalid-custominfo.tzx's custom block says 1 byte follows its 16 of
+// identification and none does; and invalid-warajevo-blockoffset.tap
+// begins with a block whose length is 0, which no block the ROM writes
+// has, its flag byte at least ([FAQ] "TAP").
 func TestDT16LibspectrumInvalidImagesRefused(t *testing.T) {
 	for _, c := range []struct{ name, says string }{
-		{"invalid.tzx", "defines no block with ID &FF"},
-		{"invalid-gdb.tzx", "data stream"},
-		{"invalid-archiveinfo.tzx", "texts do not fit the file"},
-		{"invalid-hardwareinfo.tzx", "more bytes"},
-		{"invalid-custominfo.tzx", "more bytes"},
-		{"invalid-warajevo-blockoffset.tap", "block"},
+		{"invalid.tzx", "block 0 (ID &FF, at byte 10 of the file): TZX 1.20 defines no block with ID &FF"},
+		{"invalid-gdb.tzx", "block 0 (ID &19, at byte 10 of the file): its data stream of 1073741824 symbols of 1 bits needs 134217728 bytes, and the block has 1"},
+		{"invalid-archiveinfo.tzx", "block 0 (ID &32, at byte 10 of the file): its 2 texts do not fit the file: it needs 1 more bytes and the file has 0"},
+		{"invalid-hardwareinfo.tzx", "block 0 (ID &33, at byte 10 of the file): it needs 3 more bytes and the file has 0"},
+		{"invalid-custominfo.tzx", "block 0 (ID &35, at byte 10 of the file): it needs 1 more bytes and the file has 0"},
+		{"invalid-warajevo-blockoffset.tap", "block 0 (at byte 0 of the file) holds no bytes; a block holds at least its flag byte"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Open(formatOf(c.name), readImage(t, c.name))
-			if err == nil || !strings.Contains(err.Error(), c.says) {
-				t.Errorf("Open: %v; want a refusal saying %q", err, c.says)
+			if err == nil || err.Error() != c.says {
+				t.Errorf("Open: %v; want the refusal %q", err, c.says)
 			}
 		})
 	}
@@ -382,5 +394,116 @@ func TestStallEnds(t *testing.T) {
 	got := play(t, tp, Spectrum48)
 	if len(got.pulses) != 2 || got.total != 50+millisecond {
 		t.Errorf("%d pulses, %d T-states; want the pulse and the millisecond finishing it", len(got.pulses), got.total)
+	}
+}
+
+// TestTAPRefusals refuses .tap files whose blocks do not hold what their
+// lengths say: a block of no bytes, first or after a whole one, which has
+// not even the flag byte every block the ROM writes begins with ([FAQ]
+// "TAP"), and one cut short by the end of the file; each refusal names
+// the block and where it begins.
+func TestTAPRefusals(t *testing.T) {
+	whole := []byte{2, 0, 0xFF, 0xFF} // a block of a flag and a checksum
+	for _, c := range []struct {
+		name  string
+		image []byte
+		says  string
+	}{
+		{"a first block of no bytes", []byte{0, 0, 0xFF}, "block 0 (at byte 0 of the file) holds no bytes; a block holds at least its flag byte"},
+		{"a block of no bytes after a whole one", append(append([]byte{}, whole...), 0, 0), "block 1 (at byte 4 of the file) holds no bytes; a block holds at least its flag byte"},
+		{"a block cut short", append(append([]byte{}, whole...), 5, 0, 0xFF), "block 1 (at byte 4 of the file) says 5 bytes follow: it needs 5 more bytes and the file has 1"},
+		{"a length cut short", append(append([]byte{}, whole...), 5), "block 1 (at byte 4 of the file) has one byte of the two that say its length"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Open(TAP, c.image)
+			if err == nil || err.Error() != c.says {
+				t.Errorf("Open: %v; want the refusal %q", err, c.says)
+			}
+		})
+	}
+	// A whole block alone plays.
+	if _, err := Open(TAP, whole); err != nil {
+		t.Errorf("a block of a flag and a checksum: %v", err)
+	}
+}
+
+// TestBlocksThatPlayNoPulse plays the blocks that say something to the
+// deck but carry no pulse of their own, between pulse sequences ([TZX] ID
+// 13), by a Spectrum's rules and a CPC's, and holds the pulses to what the
+// format gives. A set signal level block (&2B) "sets the current signal
+// level to the specified value (high or low)", so the next pulse is played
+// at it, where it would otherwise alternate; a select block (&28) is for
+// a menu that "the emulator/utility has to show", which nobody answers
+// here, so the tape plays on to the next block; a glue block (&5A) is to
+// be skipped ("All you have to do if you encounter this block ID is to
+// skip next 9 bytes"). A pause of 0 (&20) stops a Spectrum's tape, after
+// a millisecond high where the last pulse was low, to finish it with an
+// edge, as a pause's "at least 1 ms. pause of the opposite level" does;
+// and is passed over on a CPC (DT-23). The tape's end finishes a last low
+// pulse so too ([TZX] section 2).
+func TestBlocksThatPlayNoPulse(t *testing.T) {
+	pulses := func(Ts ...uint16) []byte {
+		b := []byte{idPulses, byte(len(Ts))}
+		for _, T := range Ts {
+			b = append(b, byte(T), byte(T>>8))
+		}
+		return b
+	}
+	level := func(v byte) []byte { return []byte{idLevel, 1, 0, 0, 0, v} }
+	sel := []byte{idSelect, 8, 0, 1, 1, 0, 4, 'G', 'a', 'm', 'e'} // one choice: the next block, "Game"
+	glue := append([]byte{idGlue}, "XTape!\x1A\x01\x14"...)
+	type p struct {
+		T    uint64
+		high bool
+	}
+	for _, c := range []struct {
+		name     string
+		blocks   [][]byte
+		spectrum []p // then a stop, where there is one: stops say how many
+		cpc      []p
+		stops    int
+	}{
+		{"no level block: the pulses alternate from low", [][]byte{pulses(100, 200)},
+			[]p{{100, false}, {200, true}}, nil, 0},
+		{"set level high first", [][]byte{level(1), pulses(100, 200)},
+			[]p{{100, true}, {200, false}, {millisecond, true}}, nil, 0},
+		{"set level low between two pulses", [][]byte{pulses(100), level(0), pulses(200)},
+			[]p{{100, false}, {200, false}, {millisecond, true}}, nil, 0},
+		{"set level high where the next pulse is high already: no change", [][]byte{pulses(100), level(1), pulses(200)},
+			[]p{{100, false}, {200, true}}, nil, 0},
+		{"a select block passed over", [][]byte{pulses(100), sel, pulses(200)},
+			[]p{{100, false}, {200, true}}, nil, 0},
+		{"a glue block passed over", [][]byte{pulses(100), glue, pulses(200)},
+			[]p{{100, false}, {200, true}}, nil, 0},
+		{"a pause of 0 after a low pulse: a millisecond high, then the stop", [][]byte{pulses(100, 200, 300), {idPause, 0, 0}, pulses(400)},
+			[]p{{100, false}, {200, true}, {300, false}, {millisecond, true}, {400, false}, {millisecond, true}},
+			[]p{{100, false}, {200, true}, {300, false}, {400, true}}, 1},
+		{"a pause of 0 after a high pulse: the stop at once", [][]byte{pulses(100, 200), {idPause, 0, 0}, pulses(400)},
+			[]p{{100, false}, {200, true}, {400, false}, {millisecond, true}},
+			[]p{{100, false}, {200, true}, {400, false}, {millisecond, true}}, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tp, err := Open(TZX, tzx(c.blocks...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range []Machine{Spectrum48, Amstrad} {
+				want, stops := c.spectrum, c.stops
+				if m == Amstrad {
+					stops = 0
+					if c.cpc != nil {
+						want = c.cpc
+					}
+				}
+				got := play(t, tp, m)
+				ok := len(got.pulses) == len(want) && got.stops == stops
+				for i := 0; ok && i < len(want); i++ {
+					ok = got.pulses[i].T == want[i].T && got.pulses[i].High == want[i].high
+				}
+				if !ok {
+					t.Errorf("machine %d: pulses %+v and %d stops; want %+v and %d", m, got.pulses, got.stops, want, stops)
+				}
+			}
+		})
 	}
 }
