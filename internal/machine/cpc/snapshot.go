@@ -142,6 +142,9 @@ func Load(cfg Config, b []byte) (*CPC, error) {
 		m.PPI.Input[ppi.PortA] = s.PPI.A
 	}
 
+	if m.disc {
+		m.FDC.Specify = amsdosSpecify
+	}
 	if v3 := s.V3; v3 != nil {
 		m.motor(v3.FDCMotor&1 != 0, 0)
 		m.PrinterPort = v3.Printer
@@ -151,6 +154,19 @@ func Load(cfg Config, b []byte) (*CPC, error) {
 	m.derive()
 	return m, nil
 }
+
+// amsdosSpecify is the disc controller's SPECIFY as AMSDOS gives it while
+// the firmware starts, &A1 &03: a step every 12 ms, the head unloaded 32
+// ms after a read or a write and loaded in 4, at the controller's 4 MHz,
+// and non-DMA transfers (µPD765, Specify; a machine run from power-on holds
+// it, TestSnapshotSpecifiesTheController). An SNA keeps no Specify (cpctech
+// SNA: its version 3 holds the drives' motor and tracks, not the
+// controller's timings), and AMSDOS gives it only as it starts, so a
+// machine stood up from a snapshot of one whose firmware started has its
+// controller specified so, as the one the snapshot was taken of had.
+// Without it the controller would wait for DMA, which no CPC wires, and
+// never hand AMSDOS a byte.
+var amsdosSpecify = [2]byte{0xA1, 0x03}
 
 // standVideo puts the video where a snapshot leaves it. Version 1 says
 // nothing of where the 6845 stands in its frame, nor of the Gate Array's

@@ -92,9 +92,9 @@ func TestSNA1RoundTrip(t *testing.T) {
 // The file has no room for the processor's latches (MEMPTR, Q, P, EI and
 // HALT, with the program counter on the HALT) or where its last
 // instruction began, which the instructions after write again; nor for the
-// disc controller, which
-// AMSDOS gave its SPECIFY as it started, and which a machine loaded from a
-// snapshot holds at power-on.
+// disc controller, which a machine loaded from a snapshot holds as at
+// power-on but for the SPECIFY AMSDOS gave it as it started
+// (TestSnapshotSpecifiesTheController).
 func TestSNA1StandsWhereTheMachineStands(t *testing.T) {
 	for _, model := range []Model{CPC464, CPC6128} {
 		t.Run(model.String(), func(t *testing.T) {
@@ -128,6 +128,9 @@ func TestSNA1StandsWhereTheMachineStands(t *testing.T) {
 			t0, f0 := m.CPU.Tick, m.Frames()
 			var reset upd765.FDC
 			reset.Reset(Drives)
+			if model.DiscInterface() {
+				reset.Specify = amsdosSpecify
+			}
 			if !reflect.DeepEqual(l.FDC, reset) {
 				t.Errorf("the loaded machine's disc controller is not at power-on: %+v", l.FDC)
 			}
@@ -240,4 +243,45 @@ func TestSNA3CountersPlaceTheVideo(t *testing.T) {
 		t.Errorf("the loaded machine is at tick %d, the other %d ticks on", l.CPU.Tick, m.CPU.Tick-t0)
 	}
 	same(t, "run on", m, l, "cpu.tick", "monitor.frames", "fdc.", "printer_port")
+}
+
+// TestSnapshotSpecifiesTheController: a 664 and a 6128 run from power-on
+// through the firmware's start have their disc controller specified as
+// AMSDOS specifies it, and a machine loaded from a snapshot of one is
+// specified the same, though the SNA keeps no Specify; it then reads a
+// disc put in after the load, AMSDOS cataloguing it. A 464, with no disc
+// interface, keeps its controller as it is at power-on.
+func TestSnapshotSpecifiesTheController(t *testing.T) {
+	for _, model := range []Model{CPC464, CPC664, CPC6128} {
+		t.Run(model.String(), func(t *testing.T) {
+			m := boot(t, model)
+			m.RunTicks(78 * TicksPerFrame)
+			want := amsdosSpecify
+			if !model.DiscInterface() {
+				want = [2]byte{}
+			}
+			if m.FDC.Specify != want {
+				t.Errorf("from power-on: Specify % X; want % X", m.FDC.Specify, want)
+			}
+			s, err := m.Snapshot()
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, err := Load(config(t, model), s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.FDC.Specify != want {
+				t.Errorf("loaded: Specify % X; want % X", l.FDC.Specify, want)
+			}
+			if !model.DiscInterface() {
+				return
+			}
+			if err := l.InsertDisc(0, media(t, "caprice32_hello_extended.dsk"), false); err != nil {
+				t.Fatal(err)
+			}
+			typeAt(t, l, "cat\n", 150)
+			shows(t, l, "loaded, a disc put in", "Drive A: user  0", "HELLO   .BAS   1K", "177K free")
+		})
+	}
 }
