@@ -459,24 +459,31 @@ func (f *FDC) sectorEnd(at uint64) {
 
 // nextSector goes on from the sector the ID register names to the next,
 // or ends the command at EOT: on to sector 1 of side 1 with MT from side 0,
-// or with EN, the ID register as table 6 of the datasheet gives it (µPD765,
-// Read Data, Write Data and Table 6). The CPC wires no terminal count, so
-// a read or a write ends so.
+// or with EN (µPD765, Read Data and Write Data). The CPC wires no terminal
+// count, so every read and write ends so, and the datasheet's table 6, the
+// ID register for a command the processor ends with TC, is not what it
+// leaves: a µPD765A run past EOT leaves the ID register at the last
+// sector, C and R unchanged, as Kevin Thacker's acid tests measured on a
+// real CPC (Arnold, fdc_read "read data" and "read deleted data": 40 80 00
+// C 00 &41 02 for sector &41 read with EOT &41; fdc_write "write data" and
+// "write deleted data" the same; "ready change between sectors", nine
+// sectors &41 to &49 read or written, R &49). With MT, ending on side 1,
+// none of them measured it, and table 6's is kept: the next cylinder, the
+// head's LSB complemented, R 1.
 func (f *FDC) nextSector(at uint64) {
 	if f.R != f.EOT {
 		f.R++
 		f.lookFor(at)
 		return
 	}
-	mt := f.Code&bitMT != 0
-	if mt && f.HD == 0 {
-		f.HD, f.H, f.R = 1, f.H^1, 1
-		f.lookFor(at)
-		return
-	}
-	f.R = 1
-	f.C++
-	if mt {
+	if f.Code&bitMT != 0 {
+		if f.HD == 0 {
+			f.HD, f.H, f.R = 1, f.H^1, 1
+			f.lookFor(at)
+			return
+		}
+		f.R = 1
+		f.C++
 		f.H ^= 1
 	}
 	f.abort(at, st1EndCylinder, 0)

@@ -293,7 +293,7 @@ func readCmd(unit, c, r byte) []byte { return []byte{0x46, unit, c, 0, r, 2, r, 
 
 // TestReadData reads a sector byte by byte, each 32 µs after the last,
 // and ends with EN at EOT, as a CPC's reads end with no terminal count; the
-// ID register steps to the next cylinder (µPD765, Read Data, Table 6).
+// ID register is left at the sector read, as a real CPC's is (nextSector).
 func TestReadData(t *testing.T) {
 	b := newBench(t)
 	f := dsktest.DATA()
@@ -329,8 +329,8 @@ func TestReadData(t *testing.T) {
 			t.Fatalf("byte %d came %d ticks after the one before, not 32 µs", i, times[i]-times[i-1])
 		}
 	}
-	if r := b.results(); !bytes.Equal(r, []byte{0x40, 0x80, 0, 1, 0, 1, 2}) {
-		t.Errorf("results % X, want 40 80 00 01 00 01 02", r)
+	if r := b.results(); !bytes.Equal(r, []byte{0x40, 0x80, 0, 0, 0, 0xC3, 2}) {
+		t.Errorf("results % X, want 40 80 00 00 00 C3 02", r)
 	}
 	// A sector that is not there: ND after the index has passed twice.
 	b.cmd(readCmd(0, 0, 0xCA)...)
@@ -370,7 +370,7 @@ func TestOverrun(t *testing.T) {
 		}
 		b.wait(b.poll)
 	}
-	if r := b.results(); !bytes.Equal(r, []byte{0x40, 0x80, 0, 1, 0, 1, 2}) {
+	if r := b.results(); !bytes.Equal(r, []byte{0x40, 0x80, 0, 0, 0, 0xC1, 2}) {
 		t.Errorf("the last byte missed: % X", r)
 	}
 }
@@ -391,7 +391,7 @@ func TestDT5WriteAndProtect(t *testing.T) {
 	if n := b.writeData(data); n != 512 {
 		t.Errorf("wrote %d bytes", n)
 	}
-	if r := b.results(); !bytes.Equal(r, []byte{0x40, 0x80, 0, 1, 0, 1, 2}) {
+	if r := b.results(); !bytes.Equal(r, []byte{0x40, 0x80, 0, 0, 0, 0xC5, 2}) {
 		t.Errorf("write: % X", r)
 	}
 	if !b.f.Written(0) {
@@ -552,7 +552,7 @@ func TestWeakAndDeleted(t *testing.T) {
 	if got := b.readData(); len(got) != 512 || got[0] != 4 {
 		t.Errorf("with SK: %d bytes of &%02X, want sector 3's", len(got), got[0])
 	}
-	if r := b.results(); !bytes.Equal(r, []byte{0x40, 0x80, 0x40, 1, 0, 1, 2}) {
+	if r := b.results(); !bytes.Equal(r, []byte{0x40, 0x80, 0x40, 0, 0, 3, 2}) {
 		t.Errorf("with SK: % X", r)
 	}
 }
@@ -584,7 +584,10 @@ func markedDisc(t *testing.T) dsk.Disc {
 // checked when SK=1", Read Data), and the next sector is read (Read Data;
 // Read Deleted Data: "If SK=1, then the FDC skips the sector with the
 // Data Address Mark and reads the next sector"). A read that reaches EOT
-// ends with EN, as every read on a CPC, which wires no terminal count.
+// ends with EN, as every read on a CPC, which wires no terminal count, its
+// ID register at the last sector (nextSector). Kevin Thacker's acid test
+// (Arnold, fdc_write "write deleted data", run on a real CPC) reads a
+// deleted sector at EOT so: READ DATA gives 00 00 40, no EN.
 func TestReadDeletedData(t *testing.T) {
 	const (
 		readData    = 0x46 // MF, READ DATA
@@ -601,23 +604,23 @@ func TestReadDeletedData(t *testing.T) {
 		{"READ DATA of a deleted sector: read whole, CM, ended there", readData, 2, 3,
 			[]byte{0x22}, []byte{0x00, 0x00, 0x40, 0, 0, 2, 2}},
 		{"READ DATA of a deleted sector with SK: skipped, CM, the next read", readData | sk, 2, 3,
-			[]byte{0x33}, []byte{0x40, 0x80, 0x40, 1, 0, 1, 2}},
+			[]byte{0x33}, []byte{0x40, 0x80, 0x40, 0, 0, 3, 2}},
 		{"READ DATA with SK over all four: the deleted ones skipped, R 4's bad CRC unchecked", readData | sk, 1, 4,
-			[]byte{0x11, 0x33}, []byte{0x40, 0x80, 0x40, 1, 0, 1, 2}},
+			[]byte{0x11, 0x33}, []byte{0x40, 0x80, 0x40, 0, 0, 4, 2}},
 		{"READ DATA of a deleted sector with a bad CRC: CM, DE and DD", readData, 4, 4,
 			[]byte{0x44}, []byte{0x40, 0x20, 0x60, 0, 0, 4, 2}},
 		{"READ DATA of plain sectors: no CM", readData, 1, 1,
-			[]byte{0x11}, []byte{0x40, 0x80, 0x00, 1, 0, 1, 2}},
+			[]byte{0x11}, []byte{0x40, 0x80, 0x00, 0, 0, 1, 2}},
 		{"READ DELETED DATA of a deleted sector: no CM", readDeleted, 2, 2,
-			[]byte{0x22}, []byte{0x40, 0x80, 0x00, 1, 0, 1, 2}},
+			[]byte{0x22}, []byte{0x40, 0x80, 0x00, 0, 0, 2, 2}},
 		{"READ DELETED DATA of a plain sector: read whole, CM, ended there", readDeleted, 1, 2,
 			[]byte{0x11}, []byte{0x00, 0x00, 0x40, 0, 0, 1, 2}},
 		{"READ DELETED DATA with SK: the plain ones skipped, CM", readDeleted | sk, 1, 3,
-			[]byte{0x22}, []byte{0x40, 0x80, 0x40, 1, 0, 1, 2}},
+			[]byte{0x22}, []byte{0x40, 0x80, 0x40, 0, 0, 3, 2}},
 		{"READ DELETED DATA with SK over deleted sectors alone", readDeleted | sk, 4, 4,
 			[]byte{0x44}, []byte{0x40, 0x20, 0x20, 0, 0, 4, 2}},
 		{"READ DELETED DATA with SK over a plain sector alone: nothing read", readDeleted | sk, 3, 3,
-			nil, []byte{0x40, 0x80, 0x40, 1, 0, 1, 2}},
+			nil, []byte{0x40, 0x80, 0x40, 0, 0, 3, 2}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			b := newBench(t)
@@ -668,7 +671,7 @@ func TestWriteDeletedData(t *testing.T) {
 	if n := b.writeData(data); n != 512 {
 		t.Errorf("wrote %d bytes", n)
 	}
-	if r := b.results(); !bytes.Equal(r, []byte{0x40, 0x80, 0, 1, 0, 1, 2}) {
+	if r := b.results(); !bytes.Equal(r, []byte{0x40, 0x80, 0, 0, 0, 0xC5, 2}) {
 		t.Errorf("WRITE DELETED DATA: % X", r)
 	}
 	if !marked() {
@@ -685,7 +688,7 @@ func TestWriteDeletedData(t *testing.T) {
 	if got := b.readData(); !bytes.Equal(got, data) {
 		t.Errorf("READ DELETED DATA read %d bytes, not those written", len(got))
 	}
-	if r := b.results(); !bytes.Equal(r, []byte{0x40, 0x80, 0, 1, 0, 1, 2}) {
+	if r := b.results(); !bytes.Equal(r, []byte{0x40, 0x80, 0, 0, 0, 0xC5, 2}) {
 		t.Errorf("READ DELETED DATA: % X; want no CM", r)
 	}
 	b.cmd(readCmd(0, 0, 0xC5)...)
