@@ -169,13 +169,33 @@ func TestCAP11BeforeTheResponse(t *testing.T) {
 	}
 	twin.run(RunArgs{Ticks: ptr(uint64(1000))})
 	twin.set(`{"cpu.nmi": true}`)
-	mv := twin.runTicks(40, conds)
+	// Gather the write and stop where the response lands: the NMI's
+	// restart address, &0066 (UM0080, "Non-Maskable Interrupt Response").
+	both := conds
+	both.Until = []Condition{execAt("&0066")}
+	mv := twin.run(RunArgs{Ticks: ptr(uint64(40)), Conditions: both})
+	if mv.Stop != "until" || len(mv.Gathered) != 1 {
+		t.Fatalf("the NMI's response never reached &0066 after one write: %s", asJSON(mv))
+	}
 	cpu, _ := captured(t, mv.Gathered[0])
 	if cpu["cpu.iff1"] != false || cpu["cpu.iff2"] != true {
 		t.Errorf("before an NMI's response: %v; want IFF1 clear, IFF2 set as it stood", cpu)
 	}
-	if twin.num("cpu.pc") != 0x0066 && twin.peek("cpu.sp", 2).Bytes == "" {
-		t.Errorf("the NMI was not answered")
+	// The response pushed the program counter the capture saw, the address
+	// of the instruction after the write, onto the stack it saw, low byte
+	// at the lower address (UM0080, "Non-Maskable Interrupt Response").
+	pushed, stack := uint64(cpu["cpu.pc"].(float64)), uint64(cpu["cpu.sp"].(float64))
+	if got := twin.num("cpu.pc"); got != 0x0066 {
+		t.Errorf("after the NMI's response PC is &%04X, want &0066", got)
+	}
+	if got := twin.num("cpu.sp"); got != stack-2 {
+		t.Errorf("after the NMI's response SP is &%04X, want &%04X, two below the captured &%04X", got, stack-2, stack)
+	}
+	if got, want := twin.peek("cpu.sp", 2).Bytes, fmt.Sprintf("%02X %02X", pushed&0xFF, pushed>>8); got != want {
+		t.Errorf("the NMI's response pushed %s, want %s: the captured PC &%04X", got, want, pushed)
+	}
+	if got := twin.num("cpu.iff1")<<1 | twin.num("cpu.iff2"); got != 1 {
+		t.Errorf("after the NMI's response IFF1,IFF2 = %02b, want 01: IFF2 keeps what IFF1 held", got)
 	}
 }
 
