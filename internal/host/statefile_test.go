@@ -211,10 +211,19 @@ func TestKEEP18FramesFromFile(t *testing.T) {
 			must(h.Run(ctx, RunArgs{Handle: a, Ticks: ptr(uint64(31337))}))
 			path := filepath.Join(t.TempDir(), "mid.state")
 			must(h.StateSave(ctx, StateSaveArgs{Handle: a, Path: path}))
-			o := must(stateHost(t).Open(ctx, OpenArgs{Machine: MachineName(c.machine), State: path}))
-			_ = o
+			// The file opens where the machine was kept, mid-frame and
+			// mid-wait, and opens alike each time it is opened.
+			first := stateHost(t)
+			o := must(first.Open(ctx, OpenArgs{Machine: MachineName(c.machine), State: path}))
+			kept := lookAt(t, h, a)
+			if d := kept.differ(lookAt(t, first, o.Handle)); d != "" {
+				t.Errorf("opened from its file, the machine does not stand where it was kept:\n%s", d)
+			}
 			other := stateHost(t)
 			b := must(other.Open(ctx, OpenArgs{Machine: MachineName(c.machine), State: path})).Handle
+			if d := lookAt(t, first, o.Handle).differ(lookAt(t, other, b)); d != "" {
+				t.Errorf("opened twice from one file, the two machines differ:\n%s", d)
+			}
 
 			screen := "&C000"
 			if c.machine == "spectrum48" {
