@@ -2,21 +2,27 @@ package host
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"colophon/internal/machine"
+	"colophon/internal/shared"
 )
 
 // FuzzStateFile holds the state file's reader to any bytes at all: it
 // refuses what it cannot stand a machine up from, and a machine it stands
 // up runs, and writes itself to a file the reader takes again (KEEP-9 to
-// KEEP-14). The seeds in testdata/fuzz/FuzzStateFile are small: first
-// lines cut from their buffers, and journals another build wrote, which
-// are made again without any; a 6128 with a disc and a tape in, and a
-// Spectrum, written whole, are added as the target starts.
+// KEEP-14). The seeds in testdata/fuzz/FuzzStateFile are first lines cut
+// from their buffers, journals another build wrote, which are made again
+// without any, and two machines written whole with media in: a 6128 with
+// a disc in drive A and a TZX tape part played (cpc6128-disc-tape), and a
+// Spectrum with a TAP tape part played (spectrum48-tap), so that the
+// reader's disc and tape paths are seeded. Those two are made again, from
+// the same files, as the target starts (mediaStates), with a 6128 and a
+// Spectrum with nothing in.
 //
 // Another build's journal is made again request by request, which takes
 // as long as its requests do, so an input is given a second.
@@ -29,6 +35,25 @@ func FuzzStateFile(f *testing.F) {
 		path := filepath.Join(f.TempDir(), name+".state")
 		must(h.StateSave(ctx, StateSaveArgs{Handle: a, Path: path}))
 		f.Add(must(os.ReadFile(path)))
+	}
+	for _, s := range mediaStates(f) {
+		// Each stands up again with its media, so that the reader's
+		// disc and tape paths are what it seeds.
+		sf := must(decodeState(s.b))
+		k := must(kindNamed(sf.line.Machine))
+		m, _, err := h.fromState(ctx, k, File{Kind: "state", Path: "/" + s.name + ".state"}, sf)
+		if err != nil {
+			f.Fatalf("%s: %v", s.name, err)
+		}
+		if deck, ok := m.m.(machine.TapeDeck); !ok || deck.TapeDeck().Tape() == nil || deck.TapeDeck().Reader.Pulses == 0 {
+			f.Fatalf("%s stands up with no tape part played", s.name)
+		}
+		if d, ok := m.m.(machine.Discs); ok {
+			if _, _, err := d.SaveDisc(0); err != nil {
+				f.Fatalf("%s stands up with no disc in drive A: %v", s.name, err)
+			}
+		}
+		f.Add(s.b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		sf, err := decodeState(b)
@@ -56,4 +81,55 @@ func FuzzStateFile(f *testing.F) {
 			t.Fatalf("stood up and written, it cannot be read: %v", err)
 		}
 	})
+}
+
+// mediaStates writes machines with real media in, from the shared
+// testdata/media (Caprice32's hello disc, the demo yartz's tape), and
+// answers their state files by name: a 6128 with a disc in drive A and
+// the Spectrum tape as a .tzx,
+// which a CPC's deck plays as well, its motor turned on (cpctech, "8255
+// PPI": port C bit 4) and the tape part played; and a Spectrum with a
+// .tap part played, its deck having no motor line to wait for.
+func mediaStates(tb testing.TB) []namedState {
+	tb.Helper()
+	ctx := context.Background()
+	h := stateHost(tb)
+	media := func(name string) string { return shared.TestPath(tb, "testdata", "media", name) }
+	var out []namedState
+	save := func(name, handle string) {
+		if deckOf(tb, h, handle).TapeDeck().Reader.Pulses == 0 {
+			tb.Fatalf("%s: the tape has not moved", name)
+		}
+		path := filepath.Join(tb.TempDir(), name+".state")
+		must(h.StateSave(ctx, StateSaveArgs{Handle: handle, Path: path}))
+		out = append(out, namedState{name, must(os.ReadFile(path))})
+	}
+
+	// The deck gives about 5.7 seconds of leader tape before a tape's
+	// first pulse (as TestStateFileCorpus finds); seven seconds on either
+	// machine's clock is past it, into the pilot tone.
+	const playTicks = 25_000_000
+	cpc := must(h.Open(ctx, OpenArgs{Machine: "cpc6128"})).Handle
+	must(h.DiscInsert(ctx, DiscInsertArgs{Handle: cpc, Path: media("cpc/caprice32_hello_extended.dsk"), Drive: "A"}))
+	must(h.TapeInsert(ctx, TapeInsertArgs{Handle: cpc, Path: media("spectrum/yartz.tzx")}))
+	// LD BC,&F782; OUT (C),C: the PPI's control, port C an output as the
+	// firmware sets it; LD BC,&F610; OUT (C),C: port C with the motor's
+	// bit set; LD B,&F5, then IN A,(C) over and over: port B, whose bit 7
+	// is the tape's level, read as the tape plays.
+	must(h.Poke(ctx, PokeArgs{Handle: cpc, Address: "&8000", Bytes: "01 82 F7 ED 49 01 10 F6 ED 49 06 F5 ED 78 18 FC"}))
+	must(h.Set(ctx, SetArgs{Handle: cpc, Values: json.RawMessage(`{"cpu.pc": 32768, "cpu.iff1": false, "cpu.iff2": false}`)}))
+	must(h.Run(ctx, RunArgs{Handle: cpc, Ticks: ptr(uint64(playTicks))}))
+	save("cpc6128-disc-tape", cpc)
+
+	zx := must(h.Open(ctx, OpenArgs{Machine: "spectrum48"})).Handle
+	must(h.TapeInsert(ctx, TapeInsertArgs{Handle: zx, Path: media("spectrum/yartz.tap")}))
+	must(h.Run(ctx, RunArgs{Handle: zx, Ticks: ptr(uint64(playTicks))}))
+	save("spectrum48-tap", zx)
+	return out
+}
+
+// A namedState is a state file's bytes and the name its seed goes by.
+type namedState struct {
+	name string
+	b    []byte
 }
