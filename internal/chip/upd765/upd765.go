@@ -33,6 +33,12 @@
 //     the CPC6128 service manual gives as two revolutions.
 //   - The IBM System 34 (MFM) and 3740 (FM) track formats, as package dsk
 //     gives their gaps.
+//   - Kevin Thacker's acid tests for the Arnold emulator, fdc_read and
+//     fdc_write (floooh/emu-info, tests/cpc/acid/disc), whose expected
+//     results were measured on a real CPC: the result of a read or a write
+//     that runs past EOT, and of a sector of the other data mark.
+//   - SMSC, FDC37C78 datasheet, "Skip Bit vs Read Data Command": the
+//     same, for its µPD765-compatible core.
 package upd765
 
 import (
