@@ -2,6 +2,7 @@ package window
 
 import (
 	"context"
+	"encoding/json"
 	"net"
 	"slices"
 	"testing"
@@ -111,4 +112,85 @@ func TestCallAnsweredBetweenFrames(t *testing.T) {
 	if ticks = slices.Compact(ticks); len(ticks) < 2 {
 		t.Errorf("the machine did not run between the calls: %v", ticks)
 	}
+}
+
+// TestCallWaitsAtMostTheFrameRunning holds the issue's "a tool call
+// becomes a request that the loop answers at the next frame boundary"
+// (issue 16, "MCP in the window") by the machine's ticks, not the clock:
+// a call that comes while a frame runs is answered at that frame's end,
+// never after another. The loop, paused at tick T0, is run again with its
+// next frame held at its start (the test holds the keyboard, which the
+// frame takes first); the call comes, and the frame is let go once the
+// loop is past the time of its next frame, so that the next frame's time
+// has come as the frame ends. The call's answer stands at the end of
+// that one frame: at T0, if it came before the frame began, or one
+// frame past it; never two.
+func TestCallWaitsAtMostTheFrameRunning(t *testing.T) {
+	w, base := startWindow(t, Options{Machine: "spectrum48"})
+	c := connect(t, base, "")
+	frame := w.owner.StandardFrame()
+	const longest = 23 // T-states of the Z80's longest instruction (the Z80 CPU User Manual's tables)
+	inFrame := 0
+	for trial := 0; trial < 50 && inFrame < 8; trial++ {
+		w.SetPaused(true)
+		// A call served while paused stands where the loop stopped,
+		// at the end of a frame, and no frame runs after it.
+		_, m := monitorPNG(t, c, w.Handle(), false)
+		t0 := m.Tick
+		w.keys.mu.Lock()
+		w.SetPaused(false)
+		answered := make(chan host.Monitor, 1)
+		go func() {
+			res, err := c.CallTool(context.Background(), &mcp.CallToolParams{Name: "monitor", Arguments: map[string]any{"handle": w.Handle()}})
+			var m host.Monitor
+			if err == nil && !res.IsError {
+				for _, ct := range res.Content {
+					if text, ok := ct.(*mcp.TextContent); ok {
+						json.Unmarshal([]byte(text.Text), &m)
+					}
+				}
+			}
+			answered <- m
+		}()
+		// The call is waiting when the loop's wake is pending: the loop
+		// is held in its frame and has not looked. A loop not yet in its
+		// frame answers the call at once, at T0.
+		var got host.Monitor
+		waiting := false
+		for deadline := time.Now().Add(time.Minute); !waiting; time.Sleep(time.Millisecond) {
+			select {
+			case got = <-answered:
+			default:
+				waiting = len(w.owner.Wake()) == 1
+				if time.Now().After(deadline) {
+					w.keys.mu.Unlock()
+					t.Fatal("the call neither came nor was answered within a minute")
+				}
+				continue
+			}
+			break
+		}
+		if waiting {
+			// Past the next frame's time (a frame is 20 ms): as the held
+			// frame ends, the loop's time for another has come.
+			time.Sleep(3 * frameTime)
+		}
+		w.keys.mu.Unlock()
+		if waiting {
+			got = <-answered
+		}
+		switch {
+		case got.Tick == 0:
+			t.Fatal("monitor was refused")
+		case got.Tick == t0:
+		case got.Tick > t0 && got.Tick <= t0+frame+longest:
+			inFrame++
+		default:
+			t.Fatalf("trial %d: a call that came as the frame from tick %d ran was answered at tick %d, %d frames on", trial, t0, got.Tick, (got.Tick-t0)/frame)
+		}
+	}
+	if inFrame == 0 {
+		t.Fatal("no call came while a frame ran")
+	}
+	t.Logf("%d calls came while a frame ran", inFrame)
 }

@@ -25,34 +25,47 @@ func (w *Window) loop(ctx context.Context) {
 	next := time.Now()
 	running := false
 	for {
+		// Requests first, then the next frame: a request that came while
+		// a frame ran is answered at that frame's end even when the next
+		// frame's time has come too (the loop catching up), so that a
+		// call waits at most for the frame running as it comes
+		// (TestCallWaitsAtMostTheFrameRunning).
+		woken := false
 		select {
-		case <-ctx.Done():
-			return
 		case <-w.owner.Wake():
+			woken = true
+		default:
+			select {
+			case <-ctx.Done():
+				return
+			case <-w.owner.Wake():
+				woken = true
+			case <-w.poke:
+			case <-timer.C:
+				if w.Paused() {
+					running = false
+					continue
+				}
+				ticks, err := w.frame()
+				if err != nil {
+					w.stop(err.Error())
+					continue
+				}
+				w.publish()
+				next = next.Add(w.machineTime(ticks))
+				if ticks == 0 {
+					next = next.Add(time.Second / 50)
+				}
+			}
+		}
+		if woken {
 			tick := w.owner.Tick()
 			w.owner.ServePending()
 			w.publish()
-			if w.owner.Tick() != tick {
-				running = false // the request ran the machine: its time is the request's
-			} else {
+			if w.owner.Tick() == tick {
 				continue
 			}
-		case <-w.poke:
-		case <-timer.C:
-			if w.Paused() {
-				running = false
-				continue
-			}
-			ticks, err := w.frame()
-			if err != nil {
-				w.stop(err.Error())
-				continue
-			}
-			w.publish()
-			next = next.Add(w.machineTime(ticks))
-			if ticks == 0 {
-				next = next.Add(time.Second / 50)
-			}
+			running = false // the request ran the machine: its time is the request's
 		}
 		// Set the timer for the next frame, from now if the loop was
 		// paused or has fallen behind.
