@@ -33,10 +33,12 @@ import (
 	"sync"
 	"time"
 
+	"colophon/internal/chip/crtc"
 	"colophon/internal/host"
 	"colophon/internal/machine/catalogue"
 	"colophon/internal/machine/cpc"
 	"colophon/internal/machine/spectrum"
+	"colophon/internal/quote"
 	"colophon/internal/server"
 	"colophon/internal/transport"
 )
@@ -136,31 +138,44 @@ func New(opts Options) (*Window, error) {
 		w.mcp.Close()
 		return nil, err
 	}
+	// The errors name the command line's flags, which the options are.
 	ctx := context.Background()
 	open := host.OpenArgs{Machine: host.MachineName(opts.Machine), Snapshot: opts.Snapshot}
 	if opts.CRTC != nil {
+		switch {
+		case !kind.CPC:
+			return fail(fmt.Errorf("--crtc: %s has no 6845; only a CPC takes a crtc type", opts.Machine))
+		case *opts.CRTC < 0 || *opts.CRTC >= crtc.Types:
+			return fail(fmt.Errorf("--crtc %d: a 6845 is of type 0 to %d", *opts.CRTC, crtc.Types-1))
+		}
 		t := host.CRTCType(*opts.CRTC)
 		open.CRTC = &t
 	}
 	if opts.SixtyHz {
+		if !kind.CPC {
+			return fail(fmt.Errorf("--sixty-hz: %s has no 50/60 Hz link", opts.Machine))
+		}
 		open.SixtyHz = &opts.SixtyHz
 	}
 	opened, err := w.h.Open(ctx, open)
 	if err != nil {
+		if opts.Snapshot != "" {
+			return fail(fmt.Errorf("--snapshot %s: %w", quote.Path(opts.Snapshot), err))
+		}
 		return fail(err)
 	}
 	w.handle = opened.Handle
-	for _, d := range []struct{ drive, path string }{{"A", opts.Disc}, {"B", opts.DiscB}} {
+	for _, d := range []struct{ flag, drive, path string }{{"--disc", "A", opts.Disc}, {"--disc-b", "B", opts.DiscB}} {
 		if d.path == "" {
 			continue
 		}
 		if _, err := w.h.DiscInsert(ctx, host.DiscInsertArgs{Handle: w.handle, Drive: d.drive, Path: d.path}); err != nil {
-			return fail(fmt.Errorf("--disc: %w", err))
+			return fail(fmt.Errorf("%s %s: %w", d.flag, quote.Path(d.path), err))
 		}
 	}
 	if opts.Tape != "" {
 		if _, err := w.h.TapeInsert(ctx, host.TapeInsertArgs{Handle: w.handle, Path: opts.Tape}); err != nil {
-			return fail(fmt.Errorf("--tape: %w", err))
+			return fail(fmt.Errorf("--tape %s: %w", quote.Path(opts.Tape), err))
 		}
 	}
 	if w.owner, err = w.h.Own(w.handle); err != nil {
