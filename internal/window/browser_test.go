@@ -265,3 +265,134 @@ func TestPageDevModeSwitch(t *testing.T) {
 		t.Error("the switch turned off, and run is listed")
 	}
 }
+
+// TestPageKeysReachTheSpectrum: typed into a spectrum48's page as a
+// person types it on the Spectrum's own keyboard (its manual, chapter 1:
+// P in the K mode is PRINT; + is SYMBOL SHIFT with K, which the page gives
+// the PC's Shift and =), PRINT 2+2 prints 4 at the top of the screen and
+// the ROM reports 0 OK.
+func TestPageKeysReachTheSpectrum(t *testing.T) {
+	b := startBrowser(t)
+	w, base := startWindow(t, Options{Machine: "spectrum48"})
+	c := connect(t, base, "")
+	p := b.open(t, base+"/")
+	screen := func() []string {
+		_, m := monitorPNG(t, c, w.Handle(), true)
+		return trimmed(m.Text)
+	}
+	deadline := time.Now().Add(time.Minute)
+	for !slices.Contains(screen(), "© 1982 Sinclair Research Ltd") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the Spectrum did not start: %q", screen())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	p.eval(t, `document.getElementById("screen").focus()`, nil)
+	shift := func(typ string) {
+		p.do(t, "Input.dispatchKeyEvent", map[string]any{"type": typ, "key": "Shift", "code": "ShiftLeft", "modifiers": 8, "windowsVirtualKeyCode": 16})
+	}
+	p.press(t, stroke{key: "p", code: "KeyP", vk: 'P'})
+	p.press(t, stroke{key: "2", code: "Digit2", vk: 50})
+	shift("rawKeyDown")
+	p.press(t, stroke{key: "+", code: "Equal", shift: true, vk: 187})
+	shift("keyUp")
+	p.press(t, stroke{key: "2", code: "Digit2", vk: 50})
+	p.press(t, stroke{key: "Enter", code: "Enter", vk: 13})
+
+	deadline = time.Now().Add(time.Minute)
+	for {
+		s := screen()
+		if len(s) > 0 && s[0] == "4" && slices.ContainsFunc(s, func(l string) bool { return strings.HasPrefix(l, "0 OK, 0:1") }) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("typed into the page, the screen reads %q, want 4 at its top and 0 OK, 0:1", s)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// TestPageJournalFollowsTheAgent: the page's journal list grows as an
+// agent works the machine: a poke the agent makes in dev mode appears in
+// it, with its arguments, and so does the run of frames real time makes
+// after it; and the list is the journal the agent reads, entry for entry.
+func TestPageJournalFollowsTheAgent(t *testing.T) {
+	b := startBrowser(t)
+	w, base := startWindow(t, Options{Machine: "cpc6128"})
+	c := connect(t, base, "")
+	p := b.open(t, base+"/")
+	listed := func() []string {
+		var items []string
+		p.eval(t, `[...document.querySelectorAll("#journal li")].map(li => li.textContent)`, &items)
+		return items
+	}
+	p.until(t, "the page lists the machine's opening", `document.querySelector("#journal li .tool").textContent === "machine_open"`, time.Minute)
+	before := len(listed())
+
+	if text, refused := c.call(t, "dev_mode", map[string]any{"on": true}); refused {
+		t.Fatal(text)
+	}
+	if text, refused := c.call(t, "poke", map[string]any{"handle": w.Handle(), "address": "&4000", "bytes": "C9 AA 55"}); refused {
+		t.Fatal(text)
+	}
+	// The poke, and a run of real time after it.
+	p.until(t, "the page lists the agent's poke and the frames after it",
+		`(() => { const tools = [...document.querySelectorAll("#journal li .tool")].map(e => e.textContent);
+		          const at = tools.lastIndexOf("poke");
+		          return at >= 0 && at + 1 < tools.length && tools[at + 1] === "run"; })()`, time.Minute)
+	p.eval(t, `document.getElementById("pause").click()`, nil)
+	p.until(t, "the page shows the machine paused", `window.colophon.status.paused`, time.Minute)
+	var journal host.JournalPage
+	for {
+		text, refused := c.call(t, "journal", map[string]any{"handle": w.Handle()})
+		if refused {
+			t.Fatal(text)
+		}
+		json.Unmarshal([]byte(text), &journal)
+		// The page reads the journal as the status tells it its
+		// length, which the pause has told it.
+		var shown int
+		p.eval(t, `document.querySelectorAll("#journal li").length`, &shown)
+		if shown == journal.Total {
+			break
+		}
+		p.until(t, "the page lists the whole journal", fmt.Sprintf(`document.querySelectorAll("#journal li").length === %d`, journal.Total), time.Minute)
+	}
+	items := listed()
+	if len(items) <= before {
+		t.Errorf("the page's list did not grow: %d entries before the agent worked, %d after", before, len(items))
+	}
+	if journal.Next != nil || len(journal.Entries) != len(items) {
+		t.Fatalf("the journal has %d entries (next %v); the page lists %d", len(journal.Entries), journal.Next, len(items))
+	}
+	var count string
+	p.eval(t, `document.getElementById("count").textContent`, &count)
+	if want := fmt.Sprintf("%d entries", len(items)); count != want {
+		t.Errorf("the page counts %q, want %q", count, want)
+	}
+	poked := false
+	for i, e := range journal.Entries {
+		// The page writes the arguments as JSON.stringify does: as
+		// they came, with nothing escaped that needs no escaping.
+		var compact bytes.Buffer
+		json.Compact(&compact, e.Arguments)
+		want := fmt.Sprintf("%s @%d %s", e.Tool, e.Tick, compact.String())
+		if i == len(items)-1 {
+			// The last entry, the run real time makes, may have grown
+			// by the frame that ran as the pause came after the page
+			// read it; paused, the page reads it no more.
+			want = fmt.Sprintf("%s @%d ", e.Tool, e.Tick)
+			if !strings.HasPrefix(items[i], want) {
+				t.Errorf("the page lists the last entry, %d, as %q; the journal has %q", i, items[i], want)
+			}
+			continue
+		}
+		if items[i] != want {
+			t.Errorf("the page lists entry %d as %q; the journal has %q", i, items[i], want)
+		}
+		poked = poked || e.Tool == "poke" && strings.Contains(string(e.Arguments), `"C9 AA 55"`)
+	}
+	if !poked {
+		t.Errorf("the page's list has no poke of C9 AA 55: %q", items)
+	}
+}
