@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -62,6 +63,11 @@ type HTTPOptions struct {
 
 	// Logger logs what the SDK's handlers log. Nil logs nothing.
 	Logger *slog.Logger
+
+	// Warnings is where the transport says what it did about a problem it
+	// got past: a sessions file that held no sessions, moved aside. Nil is
+	// os.Stderr.
+	Warnings io.Writer
 
 	// NamesItself, if set, says which methods' answers carry the server's
 	// name in their _meta, io.modelcontextprotocol/serverInfo. The SDK puts
@@ -116,7 +122,10 @@ func NewHTTP(srv *mcp.Server, opts HTTPOptions) (*HTTP, error) {
 	if opts.Revisions == nil {
 		opts.Revisions = []string{Modern, "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 	}
-	st, err := openStore(opts.Sessions)
+	if opts.Warnings == nil {
+		opts.Warnings = os.Stderr
+	}
+	st, err := openStore(opts.Sessions, opts.MaxSessions, opts.IdleTimeout, time.Now(), opts.Warnings)
 	if err != nil {
 		return nil, err
 	}

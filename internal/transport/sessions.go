@@ -1,13 +1,16 @@
 package transport
 
 import (
+	"colophon/internal/quote"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -74,9 +77,31 @@ type store struct {
 	werr      error
 }
 
-// openStore reads the sessions kept at path, if any. An empty path keeps
-// nothing on disk.
-func openStore(path string) (*store, error) {
+// MaxSessionsFile is the most bytes a sessions file may hold to be read:
+// a thousand sessions (HTTPOptions.MaxSessions's default) whose clients
+// each sent 16 KiB of initialize, where a real one sends well under one.
+const MaxSessionsFile = 16 << 20
+
+// maxSessionID is the longest session id kept: the SDK's are 26
+// characters; a longer one in the file was not written by this server.
+const maxSessionID = 256
+
+// openStore reads the sessions kept at path, if any; an empty path keeps
+// nothing on disk. It keeps at most max of them, the ones named most
+// recently, and none idle longer than idle (as of now).
+//
+// A file that cannot be read at all (its directory's permissions, a
+// directory where the file should be) is an error: the server could not
+// keep its sessions there either. A file that reads but does not hold
+// sessions (cut short by a full disk, written over by hand, larger than
+// MaxSessionsFile) is not: the server starts with no sessions, says so on
+// warn naming the file and what is wrong with it, and moves the file aside
+// to PATH.bad (or PATH.bad.N), where it stays to be looked at rather than
+// written over. Its clients lose only their sessions: each is answered 404
+// and opens another with initialize, as the transport has a client do
+// after any lost session; refusing to start would cost the user the server
+// itself over a file they did not write.
+func openStore(path string, max int, idle time.Duration, now time.Time, warn io.Writer) (*store, error) {
 	s := &store{
 		path:     path,
 		sessions: map[string]*session{},
@@ -88,20 +113,33 @@ func openStore(path string) (*store, error) {
 		stopped:  make(chan struct{}),
 	}
 	if path != "" {
-		data, err := os.ReadFile(path)
+		data, err := readSessionsFile(path)
+		var bad *badSessionsFile
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
+		case errors.As(err, &bad):
+			aside, merr := moveAside(path)
+			if merr != nil {
+				return nil, fmt.Errorf("%v, and moving it aside failed: %w (delete it to start afresh)", err, merr)
+			}
+			if warn != nil {
+				fmt.Fprintf(warn, "%v: starting with no sessions (each client opens a new one); the file is kept as %s\n", err, aside)
+			}
 		case err != nil:
-			return nil, fmt.Errorf("reading the sessions file: %w", err)
+			return nil, err
 		default:
-			var f sessionsFile
-			if err := json.Unmarshal(data, &f); err != nil {
-				return nil, fmt.Errorf("reading the sessions file %s: %w (delete it to start afresh)", path, err)
+			f, err := decodeSessions(data, max, idle, now)
+			if err != nil {
+				aside, merr := moveAside(path)
+				if merr != nil {
+					return nil, fmt.Errorf("the sessions file %s: %v, and moving it aside failed: %w (delete it to start afresh)", path, err, merr)
+				}
+				if warn != nil {
+					fmt.Fprintf(warn, "the sessions file %s: %v: starting with no sessions (each client opens a new one); the file is kept as %s\n", path, err, aside)
+				}
+				break
 			}
 			for _, ss := range f.Sessions {
-				if ss == nil || ss.ID == "" || ss.Initialize == nil {
-					continue
-				}
 				s.sessions[ss.ID] = ss
 			}
 			if f.Extra != nil {
@@ -111,6 +149,80 @@ func openStore(path string) (*store, error) {
 	}
 	go s.writer()
 	return s, nil
+}
+
+// A badSessionsFile is a sessions file that reads, but not as one.
+type badSessionsFile struct{ why string }
+
+func (e *badSessionsFile) Error() string { return e.why }
+
+// readSessionsFile reads the file at path, refusing one longer than
+// MaxSessionsFile before reading more of it than that.
+func readSessionsFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("reading the sessions file: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxSessionsFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading the sessions file %s: %w", path, err)
+	}
+	if len(data) > MaxSessionsFile {
+		return nil, &badSessionsFile{fmt.Sprintf("the sessions file %s is longer than %d bytes, the most one is read", path, MaxSessionsFile)}
+	}
+	return data, nil
+}
+
+// decodeSessions decodes a sessions file: of the sessions that name an id
+// and how they were opened, the max named most recently and not idle past
+// idle as of now; the first of two with one id.
+func decodeSessions(data []byte, max int, idle time.Duration, now time.Time) (*sessionsFile, error) {
+	var f sessionsFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("not a sessions file: %s", quote.String(err.Error()))
+	}
+	seen := map[string]bool{}
+	kept := f.Sessions[:0]
+	for _, ss := range f.Sessions {
+		if ss == nil || ss.ID == "" || len(ss.ID) > maxSessionID || ss.Initialize == nil || seen[ss.ID] {
+			continue
+		}
+		if idle > 0 && now.Sub(ss.Seen) > idle {
+			continue
+		}
+		seen[ss.ID] = true
+		kept = append(kept, ss)
+	}
+	if len(kept) > max {
+		slices.SortStableFunc(kept, func(a, b *session) int { return b.Seen.Compare(a.Seen) })
+		clear(kept[max:])
+		kept = kept[:max]
+	}
+	f.Sessions = kept
+	return &f, nil
+}
+
+// moveAside renames the file at path to PATH.bad, or PATH.bad.N with the
+// first N free, so that nothing is written over it, and returns the name.
+func moveAside(path string) (string, error) {
+	for n := 0; n < 100; n++ {
+		aside := path + ".bad"
+		if n > 0 {
+			aside += "." + strconv.Itoa(n)
+		}
+		if _, err := os.Lstat(aside); !errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err := os.Rename(path, aside); err != nil {
+			return "", err
+		}
+		return aside, nil
+	}
+	return "", fmt.Errorf("%s.bad to %s.bad.99 are all taken", path, path)
 }
 
 // writer writes the file each time the store is marked dirty, until close.
