@@ -128,7 +128,7 @@ func serveHTTP(ctx context.Context, server *mcp.Server, cfg config, stderr io.Wr
 			return err
 		}
 	}
-	h, err := transport.NewHTTP(server, transport.HTTPOptions{Sessions: sessions})
+	h, err := transport.NewHTTP(server, transport.HTTPOptions{Sessions: sessions, Warnings: stderr})
 	if err != nil {
 		return fmt.Errorf("--http: %w", err)
 	}

@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -399,6 +400,9 @@ func TestStreamableHTTP(t *testing.T) {
 	if got := callText(t, cs, "status", nil); !strings.Contains(got, "connected: yes") {
 		t.Errorf("status: %q", got)
 	}
+
+	modernEra(t, endpoint)
+
 	cmd.Process.Signal(syscall.SIGTERM)
 	expectReset(t, peer)
 	select {
@@ -504,5 +508,121 @@ func TestEndOfInputWhileACallWaits(t *testing.T) {
 	case <-exited:
 	case <-time.After(2 * patience):
 		t.Fatal("the server did not exit")
+	}
+}
+
+// modernEra (issue 15): pidp10-mcp over HTTP answers a client of
+// 2026-07-28, which opens no session: each request stands alone, naming
+// its revision in its _meta and in the MCP-Protocol-Version header, its
+// method in Mcp-Method and its tool in Mcp-Name, and is answered in that
+// revision. The line the legacy session opened is the one it sees. A
+// revision the server does not speak is refused with -32022, listing the
+// ones it does and echoing the one asked for, with HTTP 400.
+func modernEra(t *testing.T, endpoint string) {
+	t.Helper()
+	const modern = "2026-07-28"
+	type rpcError struct {
+		Code    int64  `json:"code"`
+		Message string `json:"message"`
+		Data    struct {
+			Supported []string `json:"supported"`
+			Requested string   `json:"requested"`
+		} `json:"data"`
+	}
+	call := func(revision, method string, params map[string]any) (int, json.RawMessage, *rpcError) {
+		t.Helper()
+		if params == nil {
+			params = map[string]any{}
+		}
+		params["_meta"] = map[string]any{
+			"io.modelcontextprotocol/protocolVersion":    revision,
+			"io.modelcontextprotocol/clientCapabilities": map[string]any{},
+			"io.modelcontextprotocol/clientInfo":         map[string]any{"name": "modern-test", "version": "1"},
+		}
+		body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 7, "method": method, "params": params})
+		req, _ := http.NewRequest(http.MethodPost, endpoint, bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("MCP-Protocol-Version", revision)
+		req.Header.Set("Mcp-Method", method)
+		if name, ok := params["name"].(string); ok {
+			req.Header.Set("Mcp-Name", name)
+		}
+		res, err := (&http.Client{Timeout: patience}).Do(req)
+		if err != nil {
+			t.Fatalf("%s in %s: %v", method, revision, err)
+		}
+		defer res.Body.Close()
+		if res.Header.Get("Mcp-Session-Id") != "" {
+			t.Errorf("%s in %s opened session %s; 2026-07-28 has none", method, revision, res.Header.Get("Mcp-Session-Id"))
+		}
+		raw, _ := io.ReadAll(res.Body)
+		// An answer comes as JSON, or as the data of an SSE event.
+		msg := raw
+		if strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
+			msg = nil
+			for _, line := range strings.Split(string(raw), "\n") {
+				if data, ok := strings.CutPrefix(line, "data: "); ok && strings.Contains(data, `"id":7`) {
+					msg = []byte(data)
+				}
+			}
+		}
+		var answer struct {
+			Result json.RawMessage `json:"result"`
+			Error  *rpcError       `json:"error"`
+		}
+		if err := json.Unmarshal(msg, &answer); err != nil {
+			t.Fatalf("%s in %s answered %d: %q, not a JSON-RPC answer", method, revision, res.StatusCode, raw)
+		}
+		return res.StatusCode, answer.Result, answer.Error
+	}
+
+	status, result, rerr := call(modern, "server/discover", nil)
+	var discover struct {
+		SupportedVersions []string `json:"supportedVersions"`
+		Capabilities      struct {
+			Tools *struct{} `json:"tools"`
+		} `json:"capabilities"`
+	}
+	if status != http.StatusOK || rerr != nil || json.Unmarshal(result, &discover) != nil ||
+		!slices.Contains(discover.SupportedVersions, modern) || discover.Capabilities.Tools == nil {
+		t.Errorf("server/discover: %d %s %+v; want the revisions, 2026-07-28 among them, and the tools capability", status, result, rerr)
+	}
+
+	status, result, rerr = call(modern, "tools/list", nil)
+	var list struct {
+		Tools []struct {
+			Name string `json:"name"`
+		} `json:"tools"`
+	}
+	var names []string
+	if status == http.StatusOK && rerr == nil && json.Unmarshal(result, &list) == nil {
+		for _, tool := range list.Tools {
+			names = append(names, tool.Name)
+		}
+	}
+	slices.Sort(names)
+	if want := []string{"close", "open", "peek", "read", "send", "status"}; !slices.Equal(names, want) {
+		t.Errorf("tools/list: %d, tools %v (%+v); want %v", status, names, rerr, want)
+	}
+
+	status, result, rerr = call(modern, "tools/call", map[string]any{"name": "status", "arguments": map[string]any{}})
+	var called struct {
+		Content []struct {
+			Text string `json:"text"`
+		} `json:"content"`
+		IsError bool `json:"isError"`
+	}
+	if status != http.StatusOK || rerr != nil || json.Unmarshal(result, &called) != nil || called.IsError ||
+		len(called.Content) == 0 || !strings.Contains(called.Content[0].Text, "connected: yes") {
+		t.Errorf("tools/call status: %d %s %+v; want the line the legacy session opened, connected", status, result, rerr)
+	}
+
+	const unknown = "2099-01-01"
+	status, result, rerr = call(unknown, "tools/list", nil)
+	if status != http.StatusBadRequest || rerr == nil || rerr.Code != -32022 ||
+		!slices.Contains(rerr.Data.Supported, modern) || !slices.Contains(rerr.Data.Supported, "2025-11-25") ||
+		rerr.Data.Requested != unknown || !strings.Contains(rerr.Message, unknown) {
+		t.Errorf("tools/list in %s: %d %s %+v; want 400 and -32022 naming it, with the revisions spoken", unknown, status, result, rerr)
 	}
 }

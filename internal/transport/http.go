@@ -100,6 +100,7 @@ type HTTP struct {
 	stateful  *mcp.StreamableHTTPHandler
 	stateless *mcp.StreamableHTTPHandler
 	store     *store
+	events    *eventStore
 	retry     []byte
 	now       func() time.Time
 
@@ -130,18 +131,20 @@ func NewHTTP(srv *mcp.Server, opts HTTPOptions) (*HTTP, error) {
 		return nil, err
 	}
 	h := &HTTP{
-		srv:   srv,
-		opts:  opts,
-		store: st,
-		retry: fmt.Appendf(nil, "retry: %d\n\n", opts.Retry.Milliseconds()),
-		now:   time.Now,
+		srv:    srv,
+		opts:   opts,
+		store:  st,
+		events: newEventStore(maxEventBytes, maxStreams),
+		retry:  fmt.Appendf(nil, "retry: %d\n\n", opts.Retry.Milliseconds()),
+		now:    time.Now,
 	}
 	get := func(*http.Request) *mcp.Server { return srv }
 	h.stateful = mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
 		// The priming event that 2025-11-25 asks each stream to open with,
 		// and a stream resumed after a dropped connection, need the events
-		// kept; the SDK's store keeps at most 10 MiB for all sessions.
-		EventStore:                 mcp.NewMemoryEventStore(nil),
+		// kept; this store bounds them, and its records of streams, for all
+		// sessions (events.go).
+		EventStore:                 h.events,
 		SessionTimeout:             opts.IdleTimeout,
 		DisableLocalhostProtection: true, // local() checks Host, and Origin too
 		MaxRequestBodyBytes:        MaxMessage,
