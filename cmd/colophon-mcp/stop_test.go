@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os/exec"
 	"path/filepath"
@@ -122,8 +123,9 @@ func TestStdioEndsWithinASecond(t *testing.T) {
 }
 
 // TestHTTPListensOnLoopbackAndEndsWithinASecond (issues 15 and 19): --http
-// listens on 127.0.0.1 unless told, and SIGTERM ends it promptly while a
-// client's long runs are queued.
+// listens on 127.0.0.1 unless told, and on no other address of the
+// machine; and SIGTERM ends it promptly while a client's long runs are
+// queued.
 func TestHTTPListensOnLoopbackAndEndsWithinASecond(t *testing.T) {
 	bin := buildBinary(t)
 	cmd := exec.Command(bin, "--http", "--http-port", "0", "--roms", shared.TestPath(t, "roms"),
@@ -152,6 +154,7 @@ func TestHTTPListensOnLoopbackAndEndsWithinASecond(t *testing.T) {
 	if !strings.HasPrefix(url, "http://127.0.0.1:") {
 		t.Fatalf("--http listens at %s, want 127.0.0.1 by default", url)
 	}
+	nothingListensBeyondLoopback(t, url[len("http://127.0.0.1:"):strings.LastIndex(url, "/")])
 
 	post := func(body string) string {
 		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
@@ -193,4 +196,47 @@ func TestHTTPListensOnLoopbackAndEndsWithinASecond(t *testing.T) {
 		t.Fatalf("the process still ran after %v, with %d runs of 1500 frames queued", endedWithin, queuedWork)
 	}
 	wg.Wait()
+}
+
+// nothingListensBeyondLoopback dials port on every address of this
+// machine's interfaces that is not a loopback one, and fails if any
+// answers: the server is to be reached from this machine only. A machine
+// with no such address has nothing to probe, which is said.
+func nothingListensBeyondLoopback(t *testing.T, port string) {
+	t.Helper()
+	ifaces, err := net.Interfaces()
+	if err != nil {
+		t.Fatalf("listing this machine's interfaces: %v", err)
+	}
+	probed := 0
+	for _, iface := range ifaces {
+		if iface.Flags&net.FlagUp == 0 {
+			continue
+		}
+		addrs, err := iface.Addrs()
+		if err != nil {
+			t.Fatalf("the addresses of %s: %v", iface.Name, err)
+		}
+		for _, a := range addrs {
+			ipnet, ok := a.(*net.IPNet)
+			if !ok || ipnet.IP.IsLoopback() {
+				continue
+			}
+			host := ipnet.IP.String()
+			if ipnet.IP.IsLinkLocalUnicast() && ipnet.IP.To4() == nil {
+				host += "%" + iface.Name // an IPv6 link-local address needs its zone
+			}
+			addr := net.JoinHostPort(host, port)
+			probed++
+			if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+				c.Close()
+				t.Errorf("something answers at %s (%s), beyond loopback, where --http bound 127.0.0.1", addr, iface.Name)
+			}
+		}
+	}
+	if probed == 0 {
+		t.Logf("this machine has no address but loopback, so nothing beyond it to probe")
+	} else {
+		t.Logf("nothing answers on port %s at the machine's %d addresses beyond loopback", port, probed)
+	}
 }
