@@ -13,8 +13,12 @@
 //     of 2025-11-25 or 2025-06-18 opens a session with initialize and names
 //     it in Mcp-Session-Id. Sessions are kept in a file (sessions.go), so a
 //     client keeps its session across a restart of the server; idle ones
-//     expire and their number is capped. A request whose Origin or Host is
-//     not this machine's is refused (origin.go).
+//     expire and their number is capped; a file that holds none is moved
+//     aside and the server starts without them. A legacy client whose SSE
+//     stream broke resumes it with Last-Event-ID and is sent what it
+//     missed, from events kept in a store bounded in bytes and in streams
+//     (events.go). A request whose Origin or Host is not this machine's is
+//     refused (origin.go).
 //
 // Both stand on the official go-sdk: the SDK's streamable handler, in its
 // stateful and stateless modes, does the protocol's work on HTTP; this
