@@ -130,7 +130,7 @@ func serveHTTP(ctx context.Context, srv *server.Server, addr, sessions string, s
 			return 1
 		}
 	}
-	web, err := srv.HTTP(transport.HTTPOptions{Sessions: sessions})
+	web, err := srv.HTTP(transport.HTTPOptions{Sessions: sessions, Warnings: stderr})
 	if err != nil {
 		fmt.Fprintf(stderr, "colophon-mcp: --http: %v\n", err)
 		return 1
