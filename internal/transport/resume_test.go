@@ -238,3 +238,109 @@ func resume(t *testing.T, url, sid, after string) []sseEvent {
 		return events
 	}
 }
+
+// TestStandaloneStreamResumes: the same for a session's standalone
+// stream, its GET, on which the server tells the client the tool list
+// changed: cut after the first notice, resumed after it, the stream
+// carries the two sent while the client was away, each once, and then the
+// next as it happens.
+func TestStandaloneStreamResumes(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "resume-test", Version: "1"}, nil)
+	change := func(i int) {
+		srv.AddTool(&mcp.Tool{Name: fmt.Sprintf("tool%d", i), InputSchema: map[string]any{"type": "object"}},
+			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil })
+	}
+	change(0)
+	h, err := NewHTTP(srv, HTTPOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(h)
+	t.Cleanup(func() { ts.Close(); h.Close() })
+	url := ts.URL + Path
+	ctx := context.Background()
+	resp := post(ctx, t, url, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	sid := resp.Header.Get(sessionHeader)
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	post(ctx, t, url, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`).Body.Close()
+
+	// kept waits until the standalone stream has n events kept.
+	kept := func(n int) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+			got := 0
+			for range h.events.After(ctx, sid, "", -1) {
+				got++
+			}
+			if got == n {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the standalone stream kept %d events within 10s; want %d", got, n)
+			}
+		}
+	}
+	open := func(ctx context.Context, after string) *http.Response {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			r, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+			r.Header.Set("Accept", "text/event-stream")
+			r.Header.Set(sessionHeader, sid)
+			r.Header.Set(revisionHeader, "2025-11-25")
+			if after != "" {
+				r.Header.Set("Last-Event-ID", after)
+			}
+			resp, err := http.DefaultClient.Do(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.StatusCode == http.StatusConflict && time.Now().Before(deadline) {
+				resp.Body.Close() // the cut stream is still held
+				continue
+			}
+			if resp.StatusCode != http.StatusOK {
+				t.Fatalf("GET after %q answered %d", after, resp.StatusCode)
+			}
+			return resp
+		}
+	}
+	changed := func(events []sseEvent) bool {
+		for _, e := range events {
+			if !strings.Contains(e.data, "notifications/tools/list_changed") {
+				return false
+			}
+		}
+		return true
+	}
+
+	getCtx, cut := context.WithCancel(ctx)
+	resp = open(getCtx, "")
+	change(1)
+	first, err := readEvents(bufio.NewReader(resp.Body), 1)
+	if err != nil || len(first) != 1 || !changed(first) {
+		t.Fatalf("the standalone stream carried %+v (%v); want one list_changed", first, err)
+	}
+	cut()
+	resp.Body.Close()
+	kept(1)
+	change(2)
+	kept(2)
+	change(3)
+	kept(3)
+
+	resumeCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	resp = open(resumeCtx, first[0].id)
+	defer resp.Body.Close()
+	r := bufio.NewReader(resp.Body)
+	missed, err := readEvents(r, 2)
+	if err != nil || len(missed) != 2 || !changed(missed) || missed[0].id != "_1" || missed[1].id != "_2" {
+		t.Fatalf("resumed after %s: %+v (%v); want the two notices missed, _1 and _2", first[0].id, missed, err)
+	}
+	change(4)
+	next, err := readEvents(r, 1)
+	if err != nil || len(next) != 1 || !changed(next) || next[0].id != "_3" {
+		t.Fatalf("after the missed notices the stream carried %+v (%v); want the next, _3, and nothing twice", next, err)
+	}
+}
