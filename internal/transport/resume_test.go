@@ -248,7 +248,9 @@ func TestStandaloneStreamResumes(t *testing.T) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "resume-test", Version: "1"}, nil)
 	change := func(i int) {
 		srv.AddTool(&mcp.Tool{Name: fmt.Sprintf("tool%d", i), InputSchema: map[string]any{"type": "object"}},
-			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil })
+			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{}, nil
+			})
 	}
 	change(0)
 	h, err := NewHTTP(srv, HTTPOptions{})
