@@ -113,7 +113,7 @@ func openStore(path string, max int, idle time.Duration, now time.Time, warn io.
 		stopped:  make(chan struct{}),
 	}
 	if path != "" {
-		data, err := readSessionsFile(path)
+		f, err := readSessionsFile(path, max, idle, now)
 		var bad *badSessionsFile
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
@@ -128,17 +128,6 @@ func openStore(path string, max int, idle time.Duration, now time.Time, warn io.
 		case err != nil:
 			return nil, err
 		default:
-			f, err := decodeSessions(data, max, idle, now)
-			if err != nil {
-				aside, merr := moveAside(path)
-				if merr != nil {
-					return nil, fmt.Errorf("the sessions file %s: %v, and moving it aside failed: %w (delete it to start afresh)", path, err, merr)
-				}
-				if warn != nil {
-					fmt.Fprintf(warn, "the sessions file %s: %v: starting with no sessions (each client opens a new one); the file is kept as %s\n", path, err, aside)
-				}
-				break
-			}
 			for _, ss := range f.Sessions {
 				s.sessions[ss.ID] = ss
 			}
@@ -156,25 +145,30 @@ type badSessionsFile struct{ why string }
 
 func (e *badSessionsFile) Error() string { return e.why }
 
-// readSessionsFile reads the file at path, refusing one longer than
-// MaxSessionsFile before reading more of it than that.
-func readSessionsFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
+// readSessionsFile reads the sessions file at path (decodeSessions),
+// refusing one longer than MaxSessionsFile before reading more of it than
+// that. A file that reads but holds no sessions is a *badSessionsFile.
+func readSessionsFile(path string, max int, idle time.Duration, now time.Time) (*sessionsFile, error) {
+	file, err := os.Open(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, err
 		}
 		return nil, fmt.Errorf("reading the sessions file: %w", err)
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxSessionsFile+1))
+	defer file.Close()
+	data, err := io.ReadAll(io.LimitReader(file, MaxSessionsFile+1))
 	if err != nil {
 		return nil, fmt.Errorf("reading the sessions file %s: %w", path, err)
 	}
 	if len(data) > MaxSessionsFile {
 		return nil, &badSessionsFile{fmt.Sprintf("the sessions file %s is longer than %d bytes, the most one is read", path, MaxSessionsFile)}
 	}
-	return data, nil
+	f, err := decodeSessions(data, max, idle, now)
+	if err != nil {
+		return nil, &badSessionsFile{fmt.Sprintf("the sessions file %s: %v", path, err)}
+	}
+	return f, nil
 }
 
 // decodeSessions decodes a sessions file: of the sessions that name an id
