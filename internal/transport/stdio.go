@@ -114,8 +114,18 @@ func (c *stdioConn) readLines(r *bufio.Reader) {
 					return
 				}
 			}
-			if msg != nil && !c.deliver(readResult{msg: msg}) {
-				return
+			if msg != nil {
+				// A call is pending from the moment it is read, not from
+				// when Read hands it on: the input may end between the
+				// two, and the drain must wait for its answer too.
+				if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && c.drain > 0 {
+					c.mu.Lock()
+					c.pending[req.ID] = true
+					c.mu.Unlock()
+				}
+				if !c.deliver(readResult{msg: msg}) {
+					return
+				}
 			}
 		}
 		if err != nil {
@@ -206,11 +216,6 @@ func readLine(r *bufio.Reader, limit int) (line []byte, tooLong bool, err error)
 func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	select {
 	case r := <-c.read:
-		if req, ok := r.msg.(*jsonrpc.Request); ok && req.IsCall() && c.drain > 0 {
-			c.mu.Lock()
-			c.pending[req.ID] = true
-			c.mu.Unlock()
-		}
 		return r.msg, r.err
 	case <-ctx.Done():
 		return nil, ctx.Err()
