@@ -2,8 +2,13 @@ package line
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
+	"net"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The fuzz targets of pidp10-mcp's decoders of outside bytes (issue 19's
@@ -74,5 +79,62 @@ func FuzzFilter(f *testing.F) {
 			}
 		}
 		_ = collapse(string(once))
+	})
+}
+
+// FuzzToolArguments feeds every tool any arguments through the server as
+// a client sends them (issue 19's standing guards; seeds in
+// testdata/fuzz/FuzzToolArguments, written by internal/fuzzseed/gen: a call
+// of each tool, and arguments of each wrong kind): nothing panics, every
+// call is answered, a refusal names what is wrong in a kilobyte at most,
+// and the server answers the next call. The line's default is a port no
+// one listens on, so that open fails at once rather than waiting out a
+// greeting, and an open that names another host or port is not sent: a
+// fuzzer's host could be anywhere on the network, and a port of this
+// machine another program's.
+func FuzzToolArguments(f *testing.F) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		f.Fatal(err)
+	}
+	closedPort := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+
+	f.Fuzz(func(t *testing.T, tool string, args []byte) {
+		raw := json.RawMessage(args)
+		if !json.Valid(args) {
+			raw, _ = json.Marshal(string(args)) // arguments that are no JSON object, as a string
+		}
+		if tool == "open" {
+			var a map[string]any
+			if json.Unmarshal(raw, &a) == nil {
+				if h, ok := a["host"].(string); ok && h != "" && h != "127.0.0.1" {
+					return
+				}
+				if p, ok := a["port"].(float64); ok && p >= 1 && p <= 65535 && p != float64(closedPort) {
+					return // a port of this machine, which another program may serve
+				}
+			}
+		}
+		s := NewSession("127.0.0.1", closedPort)
+		c := newClient(t, s)
+		ctx, cancel := context.WithTimeout(context.Background(), patience)
+		defer cancel()
+		res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: raw})
+		if err != nil {
+			if ctx.Err() != nil {
+				t.Fatalf("%.80s %.200s: no answer in %v", tool, args, patience)
+			}
+			return // an unknown tool: the protocol's error
+		}
+		if res.IsError {
+			text := res.Content[0].(*mcp.TextContent).Text
+			if len(text) > 1000 {
+				t.Fatalf("%s %.200s: refused in %d bytes: %.300s", tool, args, len(text), text)
+			}
+		}
+		if _, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: "status"}); err != nil {
+			t.Fatalf("%s %.200s: status after it: %v", tool, args, err)
+		}
 	})
 }

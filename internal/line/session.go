@@ -23,6 +23,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"colophon/internal/quote"
 )
 
 // scrollbackSize is how much filtered text the line keeps (spec: "a 256 KB
@@ -165,7 +167,7 @@ func (s *Session) Open(ctx context.Context, host string, port int) (Reply, error
 	if s.state == open {
 		r := Reply{Note: "already open", Line: s.lineLocked()}
 		if host != s.host || port != s.port {
-			r.Note = fmt.Sprintf("already open; close() first to open %s", net.JoinHostPort(host, fmt.Sprint(port)))
+			r.Note = "already open; close() first to open " + quote.Raw(net.JoinHostPort(host, fmt.Sprint(port)))
 		}
 		s.mu.Unlock()
 		return r, nil
@@ -176,7 +178,7 @@ func (s *Session) Open(ctx context.Context, host string, port int) (Reply, error
 	d := net.Dialer{Timeout: dialTimeout}
 	c, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
-		return Reply{}, fmt.Errorf("open %s: %w", addr, err)
+		return Reply{}, fmt.Errorf("open %s: %s", quote.Raw(addr), dialFault(err))
 	}
 	conn := c.(*net.TCPConn)
 
@@ -362,6 +364,21 @@ func (s *Session) Close() Reply {
 	defer s.mu.Unlock()
 	s.notifyLocked()
 	return Reply{Note: "hard close (SO_LINGER 0): the peer saw a reset", Line: s.lineLocked()}
+}
+
+// dialFault says why a dial failed without the address, which the net
+// package's errors repeat whole (a DNS error twice over) and the caller
+// quotes short.
+func dialFault(err error) string {
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		return "lookup: " + dns.Err
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && op.Err != nil {
+		return op.Err.Error()
+	}
+	return quote.Raw(err.Error())
 }
 
 // hardClose closes conn with SO_LINGER 0. A zero linger time makes TCP abort

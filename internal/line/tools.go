@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"regexp"
 	"strings"
 	"time"
 
@@ -16,14 +15,14 @@ import (
 
 // OpenInput is open's arguments.
 type OpenInput struct {
-	Host string `json:"host,omitempty" jsonschema:"Emulator host. Default: PIDP10_HOST or --host, else pidp10.local."`
+	Host string `json:"host,omitempty" jsonschema:"Emulator host: a name or an address, at most 255 characters. Default: PIDP10_HOST or --host, else pidp10.local."`
 	Port int    `json:"port,omitempty" jsonschema:"Emulator TCP port: one terminal line. Default: PIDP10_PORT or --port, else 10018."`
 }
 
 // SendInput is send's arguments.
 type SendInput struct {
-	Input    string `json:"input" jsonschema:"Text to type, with ~ escapes: ~z Ctrl-Z (calls ITS), ~e ESC/altmode (DDT's $), ~c Ctrl-C, ~g Ctrl-G, ~d Rubout, ~s Ctrl-S, ~o Ctrl-O, ~r CR, ~n LF (a DDT command, not a newline), ~t Tab, ~xNN any byte, ~~ a tilde, ~- at the very end: no automatic CR. An unknown escape is an error. A CR is appended, and a literal LF or CRLF becomes CR."`
-	Expect   string `json:"expect,omitempty" jsonschema:"Regular expression (Go RE2 syntax). Return as soon as it matches the new output (reason matched)."`
+	Input    string `json:"input" jsonschema:"Text to type, with ~ escapes: ~z Ctrl-Z (calls ITS), ~e ESC/altmode (DDT's $), ~c Ctrl-C, ~g Ctrl-G, ~d Rubout, ~s Ctrl-S, ~o Ctrl-O, ~r CR, ~n LF (a DDT command, not a newline), ~t Tab, ~xNN any byte, ~~ a tilde, ~- at the very end: no automatic CR. An unknown escape is an error. A CR is appended, and a literal LF or CRLF becomes CR. At most 65536 characters."`
+	Expect   string `json:"expect,omitempty" jsonschema:"Regular expression (Go RE2 syntax), at most 1024 characters. Return as soon as it matches the new output (reason matched)."`
 	Timeout  int    `json:"timeout_ms,omitempty" jsonschema:"Return after this many milliseconds at the latest (reason timeout)."`
 	Quiet    int    `json:"quiet_ms,omitempty" jsonschema:"Return once the line has been silent this long (reason quiet). The quiet timer starts only after the first byte arrives."`
 	AutoMore bool   `json:"auto_more,omitempty" jsonschema:"Answer --More-- prompts with a space, up to 20 pages, removing them from the text; past that the reason is more_limit."`
@@ -33,7 +32,7 @@ type SendInput struct {
 // ReadInput is read's arguments.
 type ReadInput struct {
 	Timeout  int    `json:"timeout_ms,omitempty" jsonschema:"Return after this many milliseconds at the latest (reason timeout)."`
-	Expect   string `json:"expect,omitempty" jsonschema:"Regular expression (Go RE2 syntax). Return as soon as it matches the new output (reason matched)."`
+	Expect   string `json:"expect,omitempty" jsonschema:"Regular expression (Go RE2 syntax), at most 1024 characters. Return as soon as it matches the new output (reason matched)."`
 	Quiet    int    `json:"quiet_ms,omitempty" jsonschema:"Return once the line has been silent this long (reason quiet). Output already waiting counts as arrived."`
 	AutoMore bool   `json:"auto_more,omitempty" jsonschema:"Answer --More-- prompts with a space, up to 20 pages, including one left waiting by the previous call."`
 }
@@ -83,25 +82,36 @@ func NewServer(s *Session, version string) *mcp.Server {
 		},
 	})
 
-	server.AddReceivingMiddleware(nullArguments)
+	schemas := map[string]*jsonschema.Schema{}
+	// add adds a tool whose arguments checkArguments holds to its schema.
+	add := func(t *mcp.Tool) *mcp.Tool {
+		schemas[t.Name] = t.InputSchema.(*jsonschema.Schema)
+		return t
+	}
+	server.AddReceivingMiddleware(nullArguments, checkArguments(schemas), quotePrompt)
 
-	mcp.AddTool(server, &mcp.Tool{
+	mcp.AddTool(server, add(&mcp.Tool{
 		Name: "open", Description: openDescription,
-		InputSchema: schema[OpenInput](map[string]bounds{"port": {min: 1, max: 65535}}),
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, in OpenInput) (*mcp.CallToolResult, any, error) {
+		InputSchema: schema[OpenInput](map[string]bounds{
+			"host": {maxLength: maxHostLength},
+			"port": {min: 1, max: 65535},
+		}),
+	}), func(ctx context.Context, _ *mcp.CallToolRequest, in OpenInput) (*mcp.CallToolResult, any, error) {
 		r, err := s.Open(ctx, in.Host, in.Port)
 		return result(r, err)
 	})
 
-	mcp.AddTool(server, &mcp.Tool{
+	mcp.AddTool(server, add(&mcp.Tool{
 		Name: "send", Description: sendDescription,
 		InputSchema: schema[SendInput](map[string]bounds{
+			"input":      {maxLength: maxInputLength},
+			"expect":     {maxLength: maxExpectLength},
 			"timeout_ms": {min: 0, max: maxWaitMS, def: int(DefaultSendTimeout / time.Millisecond)},
 			"quiet_ms":   {min: 0, max: maxWaitMS, def: int(DefaultQuiet / time.Millisecond)},
 			"auto_more":  {def: true},
 			"raw":        {def: false},
 		}),
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, in SendInput) (*mcp.CallToolResult, any, error) {
+	}), func(ctx context.Context, _ *mcp.CallToolRequest, in SendInput) (*mcp.CallToolResult, any, error) {
 		c, err := collectFor(in.Expect, in.Timeout, in.Quiet, in.AutoMore)
 		if err != nil {
 			return nil, nil, err
@@ -110,14 +120,15 @@ func NewServer(s *Session, version string) *mcp.Server {
 		return result(r, err)
 	})
 
-	mcp.AddTool(server, &mcp.Tool{
+	mcp.AddTool(server, add(&mcp.Tool{
 		Name: "read", Description: readDescription,
 		InputSchema: schema[ReadInput](map[string]bounds{
+			"expect":     {maxLength: maxExpectLength},
 			"timeout_ms": {min: 0, max: maxWaitMS, def: int(DefaultReadTimeout / time.Millisecond)},
 			"quiet_ms":   {min: 0, max: maxWaitMS, def: int(DefaultQuiet / time.Millisecond)},
 			"auto_more":  {def: true},
 		}),
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, in ReadInput) (*mcp.CallToolResult, any, error) {
+	}), func(ctx context.Context, _ *mcp.CallToolRequest, in ReadInput) (*mcp.CallToolResult, any, error) {
 		c, err := collectFor(in.Expect, in.Timeout, in.Quiet, in.AutoMore)
 		if err != nil {
 			return nil, nil, err
@@ -126,30 +137,30 @@ func NewServer(s *Session, version string) *mcp.Server {
 		return result(r, err)
 	})
 
-	mcp.AddTool(server, &mcp.Tool{
+	mcp.AddTool(server, add(&mcp.Tool{
 		Name: "peek", Description: peekDescription,
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
 		InputSchema: schema[PeekInput](map[string]bounds{
 			// More than the scrollback holds shows all of it.
 			"last_n_chars": {min: 1, max: math.MaxInt32, def: DefaultPeekChars},
 		}),
-	}, func(_ context.Context, _ *mcp.CallToolRequest, in PeekInput) (*mcp.CallToolResult, any, error) {
+	}), func(_ context.Context, _ *mcp.CallToolRequest, in PeekInput) (*mcp.CallToolResult, any, error) {
 		r, err := s.Peek(in.LastNChars)
 		return result(r, err)
 	})
 
-	mcp.AddTool(server, &mcp.Tool{
+	mcp.AddTool(server, add(&mcp.Tool{
 		Name: "status", Description: statusDescription,
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
 		InputSchema: schema[NoInput](nil),
-	}, func(context.Context, *mcp.CallToolRequest, NoInput) (*mcp.CallToolResult, any, error) {
+	}), func(context.Context, *mcp.CallToolRequest, NoInput) (*mcp.CallToolResult, any, error) {
 		return text(strings.TrimRight(s.Status(), "\n")), nil, nil
 	})
 
-	mcp.AddTool(server, &mcp.Tool{
+	mcp.AddTool(server, add(&mcp.Tool{
 		Name: "close", Description: closeDescription,
 		InputSchema: schema[NoInput](nil),
-	}, func(context.Context, *mcp.CallToolRequest, NoInput) (*mcp.CallToolResult, any, error) {
+	}), func(context.Context, *mcp.CallToolRequest, NoInput) (*mcp.CallToolResult, any, error) {
 		return result(s.Close(), nil)
 	})
 	return server
@@ -177,9 +188,9 @@ func collectFor(expect string, timeoutMS, quietMS int, autoMore bool) (Collect, 
 		AutoMore: autoMore,
 	}
 	if expect != "" {
-		re, err := regexp.Compile(expect)
+		re, err := compileExpect(expect)
 		if err != nil {
-			return Collect{}, fmt.Errorf("expect: %w", err)
+			return Collect{}, err
 		}
 		c.Expect = re
 	}
@@ -222,8 +233,9 @@ func text(s string) *mcp.CallToolResult {
 
 // bounds are what a schema says about one property beyond its type.
 type bounds struct {
-	min, max int
-	def      any // nil for no default
+	min, max  int // an integer's range
+	maxLength int // a string's most characters
+	def       any // nil for no default
 }
 
 // schema derives the input schema from the Go type, so the SDK validates
@@ -238,6 +250,9 @@ func schema[T any](props map[string]bounds) *jsonschema.Schema {
 		p, ok := sch.Properties[name]
 		if !ok {
 			panic(fmt.Sprintf("input schema for %T has no property %q", *new(T), name))
+		}
+		if p.Type == "string" && b.maxLength > 0 {
+			p.MaxLength = jsonschema.Ptr(b.maxLength)
 		}
 		if p.Type == "integer" {
 			minimum, maximum := float64(b.min), float64(b.max)

@@ -125,8 +125,30 @@ func main() {
 		{"run", `[]`}, {"run", `"m1"`}, {"run", `null`}, {"run", `{"handle": 1}`}, {"run", `{"handle": "m1", "frames": 1e3}`},
 		{"run", `{"handle": "m1", "frames": 99999999999999999999999999}`}, {"peek", `{"handle": "m1", "address": {"a": 1}}`},
 		{"nonesuch", `{}`}, {"", `{}`},
+		// JSON's escapes, in a name, a key and text, and a path of a
+		// writing tool that names no directory.
+		{"type", `{"handle": "m\u0031", "text": "10 PRINT \"A\"\n\u0052UN\n"}`}, {"peek", `{"handle": "m2", "addr\u0065ss": "\u0026C000"}`},
+		{"set", `{"handle": "m1", "values": {"cpu.a": "\/", "cpu\u002eb": 1}}`}, {"find", `{"handle": "m2", "text": "\t\b\f\r\\\ud800"}`},
+		{"state_save", `{"handle": "m1", "path": "s\u0031.state"}`}, {"disc_save", `{"handle": "m2", "path": "\n"}`},
 	} {
 		add("internal/server", "FuzzToolArguments", c[0], []byte(c[1]))
+	}
+
+	// pidp10-mcp's tools: a call of each, and arguments of each wrong kind
+	// and length.
+	for _, c := range [][2]string{
+		{"open", `{}`}, {"open", `{"host": "127.0.0.1", "port": 1}`}, {"open", `{"port": 70000}`},
+		{"open", `{"host": "` + strings.Repeat("A", 256) + `"}`},
+		{"send", `{"input": "~z"}`}, {"send", `{"input": "x", "expect": "("}`}, {"send", `{"input": "\u00e9~x41"}`},
+		{"send", `{"input": "foo~ej\n", "expect": "\\*$", "timeout_ms": 0, "quiet_ms": 0, "auto_more": false, "raw": true}`},
+		{"send", `{"input": "x", "expect": "((((((((((a))))))))))*{1000}"}`}, {"send", `{"input": 5}`},
+		{"read", `{"expect": "[a-", "timeout_ms": "soon"}`}, {"read", `{"timeout_ms": 1e3, "quiet_ms": -1}`},
+		{"read", `{"expect": "\u0000\ud800", "auto_more": 1}`}, {"read", `{}{}`},
+		{"peek", `{"last_n_chars": 1.5}`}, {"peek", `{"last_n_chars": 99999999999999999999}`}, {"peek", `{"last_n_chars": 2147483648}`},
+		{"status", `{"x": null}`}, {"status", `"text"`}, {"status", `{"input": "x", "input": "y"}`},
+		{"close", `null`}, {"close", `[]`}, {"nonesuch", `{}`},
+	} {
+		add("internal/line", "FuzzToolArguments", c[0], []byte(c[1]))
 	}
 
 	// pidp10-mcp's escapes and what its line sends back.
