@@ -163,7 +163,7 @@ func TestExpectQuietAndTimeout(t *testing.T) {
 			t.Errorf("send: %q %s, want the listing and reason matched", text, trailer)
 		}
 		// What came after the match is the next call's.
-		text, trailer = split(t, c.call("read", map[string]any{"expect": `late\n`}))
+		text, trailer = split(t, c.call("read", map[string]any{"expect": `late\n`, "quiet_ms": patienceMS, "timeout_ms": patienceMS}))
 		if text != "late\n" || reason(t, trailer) != ReasonMatched {
 			t.Errorf("read: %q %s, want only the late line", text, trailer)
 		}
@@ -180,7 +180,9 @@ func TestExpectQuietAndTimeout(t *testing.T) {
 			return p.write("done\r\n")
 		})
 		start := time.Now()
-		text, trailer := split(t, c.call("send", map[string]any{"input": "slow", "quiet_ms": 100}))
+		// The timeout is far past the 800 ms, so that only the first
+		// byte and the quiet after it end the call.
+		text, trailer := split(t, c.call("send", map[string]any{"input": "slow", "quiet_ms": 100, "timeout_ms": patienceMS}))
 		if text != "done\n" || reason(t, trailer) != ReasonQuiet {
 			t.Errorf("send: %q %s, want the late output and reason quiet", text, trailer)
 		}
@@ -360,11 +362,11 @@ func TestRuboutFlushesInsteadOfPaging(t *testing.T) {
 			}
 			return p.write("\r\nFLUSHED\r\n*")
 		})
-		text, trailer := split(t, c.call("send", map[string]any{"input": ":listf", "auto_more": false, "quiet_ms": 200}))
-		if text != "\nfile 01\n--More-- (Space=yes, Rubout=no)" || reason(t, trailer) != ReasonQuiet {
-			t.Errorf("send: %q %s, want the page with its prompt, reason quiet", text, trailer)
+		text, trailer := split(t, c.call("send", map[string]any{"input": ":listf", "auto_more": false, "expect": `Rubout=no\)$`, "quiet_ms": patienceMS}))
+		if text != "\nfile 01\n--More-- (Space=yes, Rubout=no)" || reason(t, trailer) != ReasonMatched {
+			t.Errorf("send: %q %s, want the page with its prompt, unanswered", text, trailer)
 		}
-		text, trailer = split(t, c.call("send", map[string]any{"input": "~d", "expect": `\*$`}))
+		text, trailer = split(t, c.call("send", map[string]any{"input": "~d", "expect": `\*$`, "quiet_ms": patienceMS}))
 		if text != "\nFLUSHED\n*" || reason(t, trailer) != ReasonMatched {
 			t.Errorf("send ~d: %q %s", text, trailer)
 		}
@@ -396,7 +398,7 @@ func TestRuboutFlushesInsteadOfPaging(t *testing.T) {
 		if reason(t, trailer) != ReasonMoreLimit {
 			t.Fatalf("send: trailer %q, want more_limit", trailer)
 		}
-		text, _ := split(t, c.call("send", map[string]any{"input": "~d", "expect": `\*$`}))
+		text, _ := split(t, c.call("send", map[string]any{"input": "~d", "expect": `\*$`, "quiet_ms": patienceMS}))
 		if text != "\nFLUSHED\n*" {
 			t.Errorf("send ~d: %q", text)
 		}
@@ -414,7 +416,7 @@ func TestPeerDiesAndIsNotReconnected(t *testing.T) {
 		}
 		return p.conn.Close()
 	})
-	text, trailer := split(t, c.call("send", map[string]any{"input": "logout", "timeout_ms": 5000, "quiet_ms": 3000}))
+	text, trailer := split(t, c.call("send", map[string]any{"input": "logout", "timeout_ms": patienceMS, "quiet_ms": patienceMS}))
 	if text != "bye\n" || reason(t, trailer) != ReasonDead {
 		t.Errorf("send: %q %s, want the last words and reason dead", text, trailer)
 	}
@@ -566,7 +568,7 @@ func TestScrollbackIsUnabridged(t *testing.T) {
 		}
 		return p.write("a   \r\n\r\n\r\n\r\nb\t\r\n*")
 	})
-	text, _ := split(t, c.call("send", map[string]any{"input": "x", "expect": `\*`}))
+	text, _ := split(t, c.call("send", map[string]any{"input": "x", "expect": `\*`, "quiet_ms": patienceMS}))
 	if text != "a\n\nb\n*" {
 		t.Errorf("returned text %q, want trailing whitespace and blank runs collapsed", text)
 	}
@@ -588,6 +590,7 @@ func TestStatus(t *testing.T) {
 	if msg := c.fails("send", map[string]any{"input": "x"}); !strings.Contains(msg, "not open") {
 		t.Errorf("send before open: %q", msg)
 	}
+	sent := make(chan struct{})
 	script(t, func() error {
 		p, err := f.accept(t)
 		if err != nil {
@@ -600,11 +603,12 @@ func TestStatus(t *testing.T) {
 			return err
 		}
 		// After send has returned, so that the output waits unread.
-		time.Sleep(100 * time.Millisecond)
+		<-sent
 		return p.write("unread\r\n")
 	})
 	c.call("open", nil)
 	c.call("send", map[string]any{"input": "abc", "timeout_ms": 0})
+	close(sent)
 	waitFor(t, s, func(s *Session) bool { return s.bytesIn == 15 })
 	got := c.call("status", nil)
 	for _, want := range []string{
@@ -682,7 +686,7 @@ func TestCancelledCallLeavesOutputForTheNext(t *testing.T) {
 	if err := p.write("after\r\n"); err != nil {
 		t.Fatal(err)
 	}
-	text, trailer := split(t, c.call("read", map[string]any{"expect": `after\n`}))
+	text, trailer := split(t, c.call("read", map[string]any{"expect": `after\n`, "quiet_ms": patienceMS, "timeout_ms": patienceMS}))
 	if text != "after\n" || reason(t, trailer) != ReasonMatched {
 		t.Errorf("read after a cancelled read: %q %s", text, trailer)
 	}
