@@ -24,9 +24,13 @@ import (
 // were. The server's own checks hold every answer to its output schema
 // (checkAnswers).
 //
-// Tools that write files write them in a directory of the target's own,
-// and an argument that names another directory is not sent: a fuzzer's
-// path could be anywhere on the machine that runs it.
+// Tools run in a directory of the target's own, so that a file written is
+// written there. A call of a tool that takes a file (one whose arguments'
+// descriptions speak of a file: it reads one, writes one, or takes one
+// away) is not sent when a string in its arguments, as JSON decodes it,
+// holds a "/": such a path could name a directory anywhere on the machine
+// that runs the fuzzer, or a device that never ends. Every other call is
+// sent whatever it holds, JSON's escapes (\n, \uXXXX, \/) and all.
 func FuzzToolArguments(f *testing.F) {
 	wd, err := os.Getwd()
 	if err != nil {
@@ -37,15 +41,28 @@ func FuzzToolArguments(f *testing.F) {
 	// fuzzed with the rest.
 	lw := dial(f, New(Options{Build: testBuild}))
 	mustResult(f, "initialize", lw.initialize("2025-11-25"))
+	takesFile := map[string]bool{}
 	for _, tool := range mustResult(f, "tools/list", lw.call("tools/list", nil))["tools"].([]any) {
-		name := tool.(map[string]any)["name"].(string)
+		tool := tool.(map[string]any)
+		name := tool["name"].(string)
 		f.Add(name, []byte(`{"handle": "m1"}`))
 		f.Add(name, []byte(`{"handle": "m2"}`))
+		props, _ := tool["inputSchema"].(map[string]any)["properties"].(map[string]any)
+		for _, p := range props {
+			if d, _ := p.(map[string]any)["description"].(string); strings.Contains(strings.ToLower(d), "file") {
+				takesFile[name] = true
+			}
+		}
+	}
+	for _, name := range []string{"machine_open", "disc_insert", "disc_save", "tape_insert", "snapshot_save", "state_save", "run", "call"} {
+		if !takesFile[name] {
+			f.Fatalf("%s takes a file, and its schema's descriptions do not say so: the fuzzer would send it any path", name)
+		}
 	}
 	dir := f.TempDir()
 
 	f.Fuzz(func(t *testing.T, tool string, args []byte) {
-		if bytes.ContainsAny(args, `/\`) || strings.ContainsAny(tool, `/\`) {
+		if takesFile[tool] && namesDirectory(args) {
 			return
 		}
 		// In the target's own directory for the call alone: the fuzzing
@@ -88,6 +105,25 @@ func FuzzToolArguments(f *testing.F) {
 			}
 		}
 	})
+}
+
+// namesDirectory reports whether any string in args, a key or a value, as
+// JSON decodes it, holds a "/". Text that is no JSON names nothing: it is
+// sent as a string, which no tool takes for its arguments.
+func namesDirectory(args []byte) bool {
+	if !json.Valid(args) {
+		return false
+	}
+	dec := json.NewDecoder(bytes.NewReader(args))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		if s, ok := tok.(string); ok && strings.Contains(s, "/") {
+			return true
+		}
+	}
 }
 
 // A standing is what a refused call must leave a machine as: its fields,
