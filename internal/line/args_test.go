@@ -32,16 +32,19 @@ func (c *client) refusal(name string, args map[string]any) string {
 
 // TestHugeArgumentsAnsweredShort holds issue 19, item 2, for pidp10-mcp
 // as colophon-mcp's test of the same name holds it there: whatever a call
-// sends, ten megabytes of every argument, of an argument's name, a number
-// of ten million digits, its refusal names the argument and the limit in
-// under a kilobyte, where a 1 MiB host was once answered with 2 MiB and a
+// sends, ten megabytes (hugeArgument) of every argument, of an argument's
+// name, a number of as many digits, its refusal names the argument and the
+// limit in under a kilobyte, where a 1 MiB host was once answered with 2 MiB and a
 // 1 MiB expect that was no pattern with 1 MiB. Nothing reaches the line.
 func TestHugeArgumentsAnsweredShort(t *testing.T) {
 	_, p, c, _ := openLine(t)
-	huge := strings.Repeat("A", 10<<20)
-	digits := json.Number(strings.Repeat("9", 10<<20))
+	huge := strings.Repeat("A", hugeArgument)
+	digits := json.Number(strings.Repeat("9", hugeArgument))
 	long := func(arg string, most int) string {
-		return fmt.Sprintf(`argument %q is 10485760 characters long; it may be at most %d`, arg, most)
+		return fmt.Sprintf(`argument %q is %d characters long; it may be at most %d`, arg, hugeArgument, most)
+	}
+	numberOf := func(arg string) string {
+		return fmt.Sprintf(`argument %q is a number of %d digits`, arg, hugeArgument)
 	}
 	many := map[string]any{}
 	for i := range 100000 {
@@ -54,22 +57,22 @@ func TestHugeArgumentsAnsweredShort(t *testing.T) {
 	}{
 		{"open", map[string]any{"host": huge}, long("host", 255)},
 		{"open", map[string]any{"host": 1}, `argument "host" is the number 1; it must be a string`},
-		{"open", map[string]any{"port": digits}, `argument "port" is a number of 10485760 digits; it must be 1 to 65535`},
+		{"open", map[string]any{"port": digits}, numberOf("port") + `; it must be 1 to 65535`},
 		{"open", map[string]any{"port": huge}, `argument "port" is the string "AAAA`},
 		{"open", map[string]any{huge: 1}, `unknown argument "AAAA`},
 		{"send", map[string]any{"input": huge}, long("input", 65536)},
 		{"send", map[string]any{"input": "x", "expect": huge}, long("expect", 1024)},
 		{"send", map[string]any{"input": "x", "expect": "(" + huge[1:]}, long("expect", 1024)},
-		{"send", map[string]any{"input": "x", "timeout_ms": digits}, `argument "timeout_ms" is a number of 10485760 digits; it must be 0 to 600000`},
-		{"send", map[string]any{"input": "x", "quiet_ms": digits}, `argument "quiet_ms" is a number of 10485760 digits; it must be 0 to 600000`},
+		{"send", map[string]any{"input": "x", "timeout_ms": digits}, numberOf("timeout_ms") + `; it must be 0 to 600000`},
+		{"send", map[string]any{"input": "x", "quiet_ms": digits}, numberOf("quiet_ms") + `; it must be 0 to 600000`},
 		{"send", map[string]any{"input": "x", "auto_more": huge}, `argument "auto_more" is the string "AAAA`},
 		{"send", map[string]any{"input": "x", "raw": huge}, `argument "raw" is the string "AAAA`},
 		{"send", map[string]any{"input": "x", huge: true}, `unknown argument "AAAA`},
 		{"read", map[string]any{"expect": huge}, long("expect", 1024)},
-		{"read", map[string]any{"timeout_ms": digits}, `argument "timeout_ms" is a number of 10485760 digits`},
+		{"read", map[string]any{"timeout_ms": digits}, numberOf("timeout_ms")},
 		{"read", map[string]any{"quiet_ms": huge}, `argument "quiet_ms" is the string "AAAA`},
 		{"read", map[string]any{"auto_more": digits}, `argument "auto_more" is the number 9999`},
-		{"peek", map[string]any{"last_n_chars": digits}, `argument "last_n_chars" is a number of 10485760 digits; it must be 1 to 2147483647`},
+		{"peek", map[string]any{"last_n_chars": digits}, numberOf("last_n_chars") + `; it must be 1 to 2147483647`},
 		{"peek", map[string]any{"last_n_chars": huge}, `argument "last_n_chars" is the string "AAAA`},
 		{"status", map[string]any{huge: 1}, `unknown argument "AAAA`},
 		{"close", map[string]any{huge: true}, `unknown argument "AAAA`},
