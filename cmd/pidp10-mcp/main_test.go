@@ -460,10 +460,18 @@ func TestEndOfInputWhileACallWaits(t *testing.T) {
 	cmd := exec.Command(buildServer(t))
 	cmd.Env = append(os.Environ(), "PIDP10_HOST=127.0.0.1", "PIDP10_PORT="+l.port())
 	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
+	// The output is our own pipe, not StdoutPipe's, which Wait closes as
+	// the process ends, perhaps before the last answer has been read.
+	out, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { out.Close() })
+	cmd.Stdout = w
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	w.Close()
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	t.Cleanup(func() { cmd.Process.Kill() })
