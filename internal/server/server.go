@@ -93,6 +93,13 @@ type Server struct {
 	// calls is the context of the calls of the connection Serve serves,
 	// cancelled as it ends; nil over HTTP, where stopping serves.
 	calls atomic.Pointer[context.Context]
+
+	// tools is held by ChangeTools while it changes the tool list, and by
+	// each tools/list while it reads it, so that a list is the one before
+	// a change or the one after, never half of it: the SDK takes each
+	// tool added or removed on its own, and a client told of a change
+	// early (the SDK tells 10 ms after the first) would list a part.
+	tools sync.RWMutex
 }
 
 // New builds a server with its tools.
@@ -135,7 +142,7 @@ func New(opts Options) *Server {
 		}),
 		serving: make(chan struct{}, 1),
 	}
-	s.mcp.AddReceivingMiddleware(quoteShort, s.nameTheBuild, s.inOrder, s.cancellable)
+	s.mcp.AddReceivingMiddleware(quoteShort, s.nameTheBuild, s.wholeList, s.inOrder, s.cancellable)
 	if !opts.NoTools {
 		s.addTools()
 	}
@@ -227,7 +234,21 @@ func (s *Server) cancellable(next mcp.MethodHandler) mcp.MethodHandler {
 // subscriptions/listen stream it holds open asking for it. The window's
 // dev mode shows and hides its driving tools through it (issue 16).
 func (s *Server) ChangeTools(change func(*mcp.Server)) {
+	s.tools.Lock()
+	defer s.tools.Unlock()
 	change(s.mcp)
+}
+
+// wholeList is receiving middleware that holds tools/list to a tool list
+// no change is making (see Server.tools).
+func (s *Server) wholeList(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "tools/list" {
+			s.tools.RLock()
+			defer s.tools.RUnlock()
+		}
+		return next(ctx, method, req)
+	}
 }
 
 // inOrder is receiving middleware that tells the door when a tool call has

@@ -49,12 +49,12 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // window's machine runs in real time, and on a loaded machine real time
 // falls behind: the margin is wide because a pass costs only as long as
 // the event takes.
-async function until(what, f, ms = 180000) {
+async function until(what, f, ms = 180000, saw = () => '') {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await f();
     if (v) return v;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms}ms`);
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms}ms; last saw ${saw()}`);
     await sleep(100);
   }
 }
@@ -112,11 +112,21 @@ for (const era of eras) {
         const r = await call(client, 'monitor', { handle: 'm1', text: true });
         return r.structuredContent.text.some((l) => l.trim() === 'Ready');
       });
+      // BASIC shows Ready a frame before it reads the keyboard: a key
+      // typed in the frame Ready first shows is lost, on the machine as on
+      // a CPC (typing at frame 42 of a 6128's start reads RINT 2+2, at 43
+      // PRINT 2+2). The page's machine runs on in real time, so wait for
+      // a few frames of its ticks before typing.
+      const tick = async () => (await call(client, 'inspect', { handle: 'm1', path: 'cpu.tick' })).structuredContent.value;
+      const readyAt = await tick();
+      await until('five frames past Ready', async () => (await tick()) >= readyAt + 5 * 79872);
       await call(client, 'type', { handle: 'm1', text: 'PRINT 2+2\n' });
+      let screen = '';
       await until('4 on the screen', async () => {
         const r = await call(client, 'monitor', { handle: 'm1', text: true });
-        return r.structuredContent.text.map((l) => l.trim()).join('|').includes('PRINT 2+2|4|Ready');
-      });
+        screen = r.structuredContent.text.map((l) => l.trim()).join('|');
+        return screen.includes('PRINT 2+2|4|Ready');
+      }, undefined, () => screen);
 
       // The window is killed.
       const killedAt = changes;
