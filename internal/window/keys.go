@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"colophon/internal/cpckeys"
+	"colophon/internal/machine/cpc"
 	"colophon/internal/machine/spectrum"
 	"colophon/internal/quote"
 )
@@ -138,10 +139,10 @@ var cpcLayout = func() *layout {
 			"F10": {"f0"}, "NumpadDecimal": {"f."},
 		},
 		modifiers: map[string]bool{"ShiftLeft": true, "ShiftRight": true, "ControlLeft": true, "ControlRight": true},
-		char:      cpckeys.TypingKeys,
+		char:      cpc.Typing.Keys,
 		pound:     []string{"SHIFT", "^"}, // SOFT 968, Appendix II: SHIFT with ^ types £
 		order:     cpckeys.Names(),
-		hold:      3, release: 3, // as cpc.Typing holds and lets go
+		hold:      cpc.Typing.HoldFrames, release: cpc.Typing.ReleaseFrames,
 	}
 	for i := 1; i <= 9; i++ {
 		l.place[fmt.Sprintf("F%d", i)] = []string{fmt.Sprintf("f%d", i)}
