@@ -1,12 +1,12 @@
 package transport
 
 import (
-	"colophon/internal/quote"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"colophon/internal/quote"
 )
 
 // A session is one legacy client's session as the file keeps it: what the
@@ -243,7 +245,9 @@ func (s *store) changed() {
 // write writes the file as the store stands.
 func (s *store) write() {
 	s.mu.Lock()
-	f := sessionsFile{Note: fileNote, Extra: s.extra}
+	// A copy of what it holds, since the file is written outside the lock
+	// while SetExtra and the sessions go on changing.
+	f := sessionsFile{Note: fileNote, Extra: maps.Clone(s.extra)}
 	for _, ss := range s.sessions {
 		c := *ss
 		f.Sessions = append(f.Sessions, &c)
